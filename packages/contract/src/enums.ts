@@ -1,0 +1,48 @@
+/** Carrier types of spec §3 (1 incubator … 7 other), with their routes and menu names of §2. */
+export const CARRIER_TYPES = [
+  { type: 1, key: 'incubator', route: '/carrier/incubator' },
+  { type: 2, key: 'refrigerator', route: '/carrier/refrigerator' },
+  { type: 3, key: 'vehicle', route: '/carrier/vehicle' },
+  { type: 4, key: 'refrigeratory', route: '/carrier/refrigeratory' },
+  { type: 5, key: 'warehouse', route: '/carrier/warehouse' },
+  { type: 6, key: 'store', route: '/carrier/store' },
+  { type: 7, key: 'other', route: '/carrier/other' },
+] as const;
+export type CarrierType = (typeof CARRIER_TYPES)[number]['type'];
+
+/** Carrier status of spec §4. */
+export const CARRIER_STATUS = { running: 1, scrapped: 2, spare: 3, awaitingRepair: 4, defrost: 5 } as const;
+
+/** Device (sensor, gateway) run status of spec §3/§4. */
+export const DEVICE_STATUS = { offline: 0, running: 1, stopped: 2 } as const;
+
+/** Sensor types of spec §3: radio × (thermometer | hygrothermograph), plus gas and door magnet. */
+export const SENSOR_TYPES = [
+  'zigbee_t', 'zigbee_th', 'lora_t', 'lora_th', 'zeta_t', 'zeta_th',
+  'zbp2_t', 'zbp2_th', '4g_t', '4g_th', '4g_th_gps', 'gas', 'magnet',
+] as const;
+export type SensorType = (typeof SENSOR_TYPES)[number];
+/** A thermometer cannot carry a humidity zone (spec §5). */
+export const sensorMeasuresHumidity = (t: SensorType) => t.endsWith('_th') || t === '4g_th_gps';
+
+export const GATEWAY_TYPES = ['gw1', 'gw1_gps', 'gw2'] as const;
+
+/** Exception record of spec §3/§4. */
+export const EXCEPTION_STATUS = { pending: 0, processed: 1, closed: 2 } as const;
+export const EXCEPTION_TYPES = ['data', 'offline', 'power'] as const;
+export const EXCEPTION_CATEGORIES = [
+  'temp_high', 'temp_low', 'hum_high', 'hum_low', 'sensor_connect', 'gateway_connect', 'gateway_blackout',
+] as const;
+export type ExceptionCategory = (typeof EXCEPTION_CATEGORIES)[number];
+
+/** Notice log of spec §3. */
+export const NOTICE_TYPES = ['alarm', 'captcha'] as const;
+export const NOTICE_CHANNELS = ['email', 'sms', 'voice'] as const;
+export const NOTICE_STATUS = { pending: 0, sent: 1, failed: 2 } as const;
+
+/** Scope type 0..3 of spec §6: 0 customer use, 1 customer management, 2 platform use, 3 platform management; -1 proxy. */
+export const USER_TYPE = { proxy: -1, customerUser: 0, customerAdmin: 1, platformUser: 2, platformAdmin: 3 } as const;
+
+/** Sensor reading kinds of spec §3 and their wire names of device-protocol.md. */
+export const READING_FIELDS = ['temp', 'hum', 'volt', 'rssi', 'lqi', 'gas', 'door'] as const;
+export type ReadingField = (typeof READING_FIELDS)[number];

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CARRIER_TYPES, GATEWAY_TYPES, SENSOR_TYPES } from './enums.js';
+import * as r from './rules.js';
+
+/** Request bodies of the records the core path needs. Server validates with these; the web reuses them. */
+
+const carrierTypes = CARRIER_TYPES.map((c) => c.type) as number[];
+
+export const carrierBody = z
+  .object({
+    name: r.name(50),
+    type: z.number().int().refine((t) => carrierTypes.includes(t), { error: 'errors.rule.carrierType' }),
+    sceneId: z.number().int().positive({ error: 'errors.rule.required' }),
+    status: z.number().int().min(1).max(5).default(1),
+    alarmOn: z.boolean().default(true),
+    tempMin: r.temperature.nullable().default(null),
+    tempMax: r.temperature.nullable().default(null),
+    humMin: r.humidity.nullable().default(null),
+    humMax: r.humidity.nullable().default(null),
+    contactIds: z.array(z.number().int().positive()).default([]),
+  })
+  .superRefine((c, ctx) => {
+    for (const [lo, hi] of [['tempMin', 'tempMax'], ['humMin', 'humMax']] as const) {
+      const a = c[lo];
+      const b = c[hi];
+      if ((a === null) !== (b === null)) ctx.addIssue({ code: 'custom', path: [a === null ? lo : hi], message: 'errors.rule.zoneBothRequired' });
+      else if (a !== null && b !== null && a > b) ctx.addIssue({ code: 'custom', path: [lo], message: 'errors.rule.minAboveMax' });
+    }
+  });
+export type CarrierBody = z.infer<typeof carrierBody>;
+
+export const gatewayBody = z.object({
+  sn: r.gatewaySn,
+  name: r.name(50),
+  nickname: r.text(50).default(''),
+  type: z.enum(GATEWAY_TYPES, { error: 'errors.rule.gatewayType' }).default('gw2'),
+  carrierId: z.number().int().positive().nullable().default(null),
+  tz: z.string().regex(/^[+-](0\d|1[0-2]):[0-5]\d$/, { error: 'errors.rule.timeZone' }).default('+08:00'),
+});
+export type GatewayBody = z.infer<typeof gatewayBody>;
+
+export const sensorBody = z.object({
+  devNo: r.deviceNo,
+  type: z.enum(SENSOR_TYPES, { error: 'errors.rule.sensorType' }),
+  description: r.text(250).default(''),
+  gatewayId: z.number().int().positive({ error: 'errors.rule.required' }),
+  carrierId: z.number().int().positive().nullable().default(null),
+  sampleInterval: r.sampleIntervalSeconds.default(60),
+});
+export type SensorBody = z.infer<typeof sensorBody>;
+
+export const contactBody = z.object({
+  name: r.name(30),
+  gender: z.union([z.literal(0), z.literal(1)]).default(1),
+  phone: r.phone.or(z.literal('')).default(''),
+  email: r.email.or(z.literal('')).default(''),
+  alarmLevel: z.number().int().min(1).max(3).default(1),
+  groupName: r.text(50).default(''),
+});
+export type ContactBody = z.infer<typeof contactBody>;
+
+export const sceneBody = z.object({
+  label: r.name(50),
+  parentId: z.number().int().positive().nullable().default(null),
+  funcType: z.number().int().min(0).max(3).default(0),
+  lng: r.longitude.nullable().default(null),
+  lat: r.latitude.nullable().default(null),
+});
+export type SceneBody = z.infer<typeof sceneBody>;
+
+export const loginBody = z.object({
+  account: z.string({ error: 'errors.login.emptyAccount' }).trim().min(1, { error: 'errors.login.emptyAccount' }).max(50),
+  password: z.string({ error: 'errors.login.emptyPassword' }).min(1, { error: 'errors.login.emptyPassword' }).max(100),
+  code: z.string().trim().max(10).optional(),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const historyQuery = z
+  .object({
+    deviceNo: r.deviceNo,
+    start: z.coerce.number().int(),
+    end: z.coerce.number().int(),
+    maxPoints: z.coerce.number().int().min(10).max(10000).default(1000),
+  })
+  .refine((q) => q.start <= q.end, { error: 'errors.rule.startAfterEnd', path: ['start'] });

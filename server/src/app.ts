@@ -1,0 +1,51 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerEnvelope } from './platform/http/envelope.js';
+import { registerGuard } from './platform/auth/guard.js';
+import { modules } from './modules/index.js';
+import type { AppDeps } from './deps.js';
+
+const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 25 * 1024 * 1024,
+    // spec §7: requests time out after 10 s on the client; the server gives up a little later.
+    requestTimeout: 15_000,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(cookie);
+  registerEnvelope(app);
+  registerGuard(app, deps.db);
+
+  await app.register(swagger, {
+    openapi: { info: { title: 'Coldwatch console API', version: '0.1.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => {
+    await deps.db.query('SELECT 1');
+    return { ok: true };
+  });
+
+  for (const mod of modules) await app.register(async (instance) => mod(instance.withTypeProvider<ZodTypeProvider>(), deps));
+
+  if (existsSync(path.join(webDist, 'index.html'))) {
+    // The envelope's not-found handler hands other GETs to index.html: the web app routes in the browser.
+    await app.register(fastifyStatic, { root: webDist, wildcard: false });
+  }
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+/** Environment → typed configuration, validated once at start. README lists every variable. */
+const env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  MQTT_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  SMTP_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().default('Coldwatch <alarm@coldwatch.local>'),
+  LOGIN_CAPTCHA: z.enum(['on', 'off']).default('on'),
+  DEMO: z.enum(['0', '1']).default('0'),
+  ROOT_PASSWORD: z.string().min(6).optional(),
+  SIMULATOR: z.enum(['0', '1']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_URL: z.string().url().optional(),
+});
+
+export interface Config {
+  /** HTTP port, and whether the user chose it (a chosen port that is taken is an error). */
+  port: number;
+  portExplicit: boolean;
+  mqttPort: number;
+  mqttPortExplicit: boolean;
+  dataDir: string;
+  databaseUrl?: string;
+  mqttUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  loginCaptcha: boolean;
+  demo: boolean;
+  rootPassword?: string;
+  simulator: boolean;
+  logLevel: string;
+  publicUrl?: string;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = env.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const demo = e.DEMO === '1';
+  if (!demo && !e.ROOT_PASSWORD && !source.VITEST) {
+    // Without demo data nobody could log in: the root account needs a password.
+    throw new Error('DEMO=0 needs ROOT_PASSWORD (at least 6 characters) for the platform root account "admin".');
+  }
+  return {
+    port: e.PORT ?? 8080,
+    portExplicit: e.PORT !== undefined,
+    mqttPort: e.MQTT_PORT ?? 1883,
+    mqttPortExplicit: e.MQTT_PORT !== undefined,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    mqttUrl: e.MQTT_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    loginCaptcha: e.LOGIN_CAPTCHA === 'on',
+    demo,
+    rootPassword: e.ROOT_PASSWORD,
+    simulator: e.SIMULATOR ? e.SIMULATOR === '1' : demo,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL,
+  };
+}

@@ -1,0 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './platform/db/client.js';
+import type { Bus } from './platform/events.js';
+
+/** What every module is built from. Tests build the same thing with a test database. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  bus: Bus;
+  log?: FastifyBaseLogger;
+}

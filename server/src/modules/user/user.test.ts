@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
+
+let t: TestCtx;
+beforeAll(async () => {
+  t = await setup();
+});
+afterAll(() => t.close());
+
+describe('login', () => {
+  it('logs in with the right password and returns the envelope', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/service/user/login', payload: { account: 'alpha', password: PASSWORD } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.state.code).toBe(200000);
+    expect(body.result.user.account).toBe('alpha');
+    expect(body.result.user).not.toHaveProperty('password_hash');
+    const cookie = res.cookies.find((c) => c.name === 'cw_session')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Lax');
+  });
+
+  it('answers 500087 for an unknown account and 500088 for a wrong password', async () => {
+    const a = await t.app.inject({ method: 'POST', url: '/service/user/login', payload: { account: 'nobody', password: 'x' } });
+    expect(a.json().state.code).toBe(500087);
+    const b = await t.app.inject({ method: 'POST', url: '/service/user/login', payload: { account: 'alpha', password: 'wrong' }, headers: { 'accept-language': 'en-US' } });
+    expect(b.json().state).toEqual({ code: 500088, msg: 'Password error' });
+  });
+
+  it('speaks Chinese by default and English when the cookie says so', async () => {
+    const zh = await t.app.inject({ method: 'POST', url: '/service/user/login', payload: { account: 'nobody', password: 'x' } });
+    expect(zh.json().state.msg).toBe('账号不存在');
+    const en = await t.app.inject({ method: 'POST', url: '/service/user/login', payload: { account: 'nobody', password: 'x' }, cookies: { lang: 'en_US' } });
+    expect(en.json().state.msg).toBe('Account does not exist');
+  });
+
+  it('rejects an empty body with 400 and a field message', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/service/user/login', payload: {}, headers: { 'accept-language': 'en' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().state.code).toBe(400);
+    expect(res.json().result.errors.account).toBe('Please enter the username');
+  });
+
+  it('guards /service calls: 401 with 500100 without a session, page info with one', async () => {
+    const anon = await t.app.inject({ method: 'GET', url: '/service/mine/pageInfo' });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json().state.code).toBe(500100);
+    const cookie = await t.login('alpha');
+    const res = await t.app.inject({ method: 'GET', url: '/service/mine/pageInfo', headers: { cookie } });
+    const r = res.json().result;
+    expect(r.funcs).toContain('viewCarrier');
+    expect(r.auths.newCarrier).toBe(true);
+    expect(r.userRsp.customerName).toBe('Alpha Hospital');
+  });
+
+  it('ends the session on logout', async () => {
+    const cookie = await t.login('alpha');
+    await t.app.inject({ method: 'GET', url: '/service/user/logout', headers: { cookie } });
+    const res = await t.app.inject({ method: 'GET', url: '/service/mine/info', headers: { cookie } });
+    expect(res.json().state.code).toBe(500100);
+  });
+
+  it('requires the captcha when LOGIN_CAPTCHA is on', async () => {
+    const c = await setup({ LOGIN_CAPTCHA: 'on' });
+    try {
+      const res = await c.app.inject({ method: 'POST', url: '/service/user/login', payload: { account: 'alpha', password: PASSWORD } });
+      expect(res.json().state.code).toBe(500103);
+      const img = await c.app.inject({ method: 'GET', url: '/service/user/captcha' });
+      expect(img.headers['content-type']).toContain('image/svg+xml');
+      const id = img.cookies.find((k) => k.name === 'cw_captcha')!.value;
+      const { answer } = (await c.db.one<{ answer: string }>('SELECT answer FROM captcha WHERE id = $1', [id]))!;
+      const good = await c.app.inject({ method: 'POST', url: '/service/user/login', payload: { account: 'alpha', password: PASSWORD, code: answer.toUpperCase() }, cookies: { cw_captcha: id } });
+      expect(good.json().state.code).toBe(200000);
+      const replay = await c.app.inject({ method: 'POST', url: '/service/user/login', payload: { account: 'alpha', password: PASSWORD, code: answer }, cookies: { cw_captcha: id } });
+      expect(replay.json().state.code).toBe(500103);
+    } finally {
+      await c.close();
+    }
+  });
+});

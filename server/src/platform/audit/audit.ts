@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db, Queryable } from '../db/client.js';
+
+export interface AuditEntry {
+  module: string;
+  method: string;
+  content: string;
+  params?: unknown;
+}
+
+/** Secrets never reach the log. */
+function redact(params: unknown): unknown {
+  if (!params || typeof params !== 'object') return params ?? null;
+  const out: Record<string, unknown> = Array.isArray(params) ? ([] as any) : {};
+  for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
+    out[k] = /password|secret|token/i.test(k) ? '***' : v;
+  }
+  return out;
+}
+
+export async function writeLog(q: Queryable, req: FastifyRequest | undefined, e: AuditEntry, result: 0 | 1) {
+  const s = req?.scope;
+  await q.query(
+    `INSERT INTO sys_log(customer_id, user_id, operator, module, method, content, params, result)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [s?.customerId ?? null, s?.userId ?? null, s?.account ?? '', e.module, e.method, e.content.slice(0, 250), JSON.stringify(redact(e.params)), result],
+  );
+}
+
+/**
+ * A mutation: runs fn in one transaction together with its system-log row (spec §3 system
+ * log: time, module, operator, method, content, parameters, result). A failure rolls the
+ * change back and is logged with result 0 before the error goes on to the caller.
+ */
+export async function mutate<T>(db: Db, req: FastifyRequest, e: AuditEntry, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  try {
+    return await db.tx(async (q) => {
+      const r = await fn(q);
+      await writeLog(q, req, e, 1);
+      return r;
+    });
+  } catch (err) {
+    await writeLog(db, req, e, 0).catch(() => undefined);
+    throw err;
+  }
+}

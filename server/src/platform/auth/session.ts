@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { ADMIN_FUNCS_FOR, funcsFor } from './funcs.js';
+import type { Db } from '../db/client.js';
+import type { Scope } from './scope.js';
+import { isPlatform } from './scope.js';
+
+export const SESSION_COOKIE = 'cw_session';
+export const SESSION_TTL_MS = 12 * 3600_000;
+
+export async function createSession(db: Db, userId: number, customerId: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.query('DELETE FROM user_session WHERE expires_at < now()');
+  await db.query('INSERT INTO user_session(token, user_id, customer_id, expires_at) VALUES ($1, $2, $3, $4)', [
+    token,
+    userId,
+    customerId,
+    new Date(Date.now() + SESSION_TTL_MS),
+  ]);
+  return token;
+}
+
+export async function dropSession(db: Db, token: string) {
+  await db.query('DELETE FROM user_session WHERE token = $1', [token]);
+}
+
+interface SessionRow {
+  user_id: number;
+  account: string;
+  name: string;
+  customer_id: number;
+  user_type: number;
+  is_admin: boolean;
+  user_status: number;
+  customer_status: number;
+  expires_at: Date;
+}
+
+/** Resolves a session token to the caller's scope; undefined when expired, unknown or cancelled. */
+export async function resolveSession(db: Db, token: string | undefined): Promise<Scope | undefined> {
+  if (!token) return undefined;
+  const row = await db.one<SessionRow>(
+    `SELECT s.user_id, u.account, u.name, u.customer_id, u.user_type, u.is_admin, u.status AS user_status,
+            c.status AS customer_status, s.expires_at
+       FROM user_session s JOIN app_user u ON u.id = s.user_id JOIN customer c ON c.id = u.customer_id
+      WHERE s.token = $1`,
+    [token],
+  );
+  if (!row || row.expires_at.getTime() < Date.now() || row.user_status !== 1 || row.customer_status !== 1) return undefined;
+  // Sliding expiry: an active user stays signed in; touch at most once a minute.
+  if (row.expires_at.getTime() - Date.now() < SESSION_TTL_MS - 60_000) {
+    await db.query('UPDATE user_session SET expires_at = $2 WHERE token = $1', [token, new Date(Date.now() + SESSION_TTL_MS)]);
+  }
+  const scope: Scope = {
+    userId: row.user_id,
+    account: row.account,
+    name: row.name,
+    customerId: row.customer_id,
+    userType: row.user_type,
+    isAdmin: row.is_admin,
+    customerIds: [row.customer_id],
+    funcs: new Set(),
+  };
+  if (isPlatform(scope)) scope.customerIds = null;
+  scope.funcs = new Set(row.is_admin ? ADMIN_FUNCS_FOR : funcsFor(scope));
+  return scope;
+}

@@ -1,0 +1,47 @@
+import { EventEmitter } from 'node:events';
+
+/** What ingest tells the rest of the process after a commit: the latest values of a sensor. */
+export interface LiveReading {
+  customerId: number;
+  sensorId: number;
+  devNo: string;
+  carrierId: number | null;
+  ts: number;
+  temp?: number | null;
+  hum?: number | null;
+  volt?: number | null;
+  rssi?: number | null;
+  lqi?: number | null;
+  gas?: number | null;
+  door?: number | null;
+}
+
+export interface ExceptionEvent {
+  customerId: number;
+  exceptionId: number;
+  carrierId: number | null;
+  sensorId: number | null;
+  category: string;
+  ongoing: boolean;
+}
+
+export interface DeviceStatusEvent {
+  customerId: number;
+  kind: 'gateway' | 'sensor';
+  id: number;
+  status: number;
+}
+
+interface Events {
+  reading: [LiveReading];
+  exception: [ExceptionEvent];
+  deviceStatus: [DeviceStatusEvent];
+}
+
+/** In-process bus: fans committed facts out to live streams and the alarm evaluator. */
+export class Bus extends EventEmitter<Events> {
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+}

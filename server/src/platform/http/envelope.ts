@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Code, translate, toLocale, DEFAULT_LOCALE, type Locale } from '@coldwatch/contract';
+import { AppError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    locale: Locale;
+  }
+}
+
+export const ok = <T>(result: T, locale: Locale = DEFAULT_LOCALE) => ({
+  state: { code: Code.OK, msg: translate('errors.ok', locale) },
+  result,
+});
+
+/** Language of spec §1: cookie first, then the stored setting (applied by auth), then the browser's, default Chinese. */
+export function requestLocale(req: FastifyRequest): Locale {
+  const cookies = (req as any).cookies as Record<string, string> | undefined;
+  const fromCookie = toLocale(cookies?.lang);
+  if (fromCookie) return fromCookie;
+  const header = req.headers['accept-language'];
+  const first = typeof header === 'string' ? header.split(',')[0] : undefined;
+  return toLocale(first) ?? DEFAULT_LOCALE;
+}
+
+/** Registers the envelope: locale per request, one error handler for every failure, §8 answers for 404/405. */
+export function registerEnvelope(app: FastifyInstance) {
+  app.decorateRequest('locale', DEFAULT_LOCALE);
+  app.addHook('onRequest', async (req) => {
+    req.locale = requestLocale(req);
+  });
+
+  app.setErrorHandler((err: any, req, reply) => {
+    const locale = req.locale ?? DEFAULT_LOCALE;
+    if (err instanceof AppError) {
+      return sendError(reply, err.httpStatus, err.code, translate(err.msgKey, locale), err.details && translateDetails(err.details, locale));
+    }
+    if (err.validation) {
+      const details: Record<string, string> = {};
+      for (const v of err.validation as any[]) {
+        const field = String(v.instancePath ?? v.params?.issue?.path?.join('.') ?? '').replace(/^\//, '').replace(/\//g, '.') || 'body';
+        details[field] = translate(normaliseZodMessage(v.message), locale);
+      }
+      const first = Object.entries(details)[0];
+      const msg = first ? `${translate('errors.paramError', locale)}: ${first[0]} ${first[1]}` : translate('errors.paramError', locale);
+      return sendError(reply, 400, Code.PARAM_ERROR, msg, details);
+    }
+    if (err.statusCode === 415 || err.statusCode === 400 || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return sendError(reply, 400, Code.PARAM_ERROR, translate('errors.paramError', locale));
+    }
+    if (err.statusCode === 413) return sendError(reply, 413, Code.PARAM_ERROR, translate('errors.paramError', locale));
+    req.log.error({ err }, 'unhandled error');
+    return sendError(reply, 500, Code.FAILED, translate('errors.server', locale));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const apiPath = /^\/(service|api|ingest|docs|openapi|healthz)/.test(req.url);
+    if (req.method === 'GET' && !apiPath && typeof (reply as any).sendFile === 'function') return (reply as any).sendFile('index.html');
+    sendError(reply, 404, Code.NOT_FOUND, translate('errors.notFound', req.locale ?? DEFAULT_LOCALE));
+  });
+}
+
+function sendError(reply: FastifyReply, status: number, code: number, msg: string, details?: Record<string, string>) {
+  return reply.status(status).send({ state: { code, msg }, result: details ? { errors: details } : null });
+}
+
+function translateDetails(d: Record<string, string>, locale: Locale) {
+  return Object.fromEntries(Object.entries(d).map(([k, v]) => [k, translate(v, locale)]));
+}
+
+/** Zod's own messages (type errors on missing fields) are not catalogue keys: map them to ours. */
+function normaliseZodMessage(msg: string): string {
+  if (msg.startsWith('errors.')) return msg;
+  if (/required|received undefined/i.test(msg)) return 'errors.rule.required';
+  if (/expected number/i.test(msg)) return 'errors.rule.number';
+  return 'errors.paramError';
+}

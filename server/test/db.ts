@@ -1,0 +1,37 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { openDb, type Db } from '../src/platform/db/client.js';
+import { migrate } from '../src/platform/db/migrate.js';
+
+/**
+ * A fresh, migrated database for one test file: a new database on the PostgreSQL server
+ * named by DATABASE_URL (CI sets it), or an in-memory PGlite when it is unset.
+ */
+export async function freshDb(): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    const db = await openDb({});
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const name = `cw_test_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const db = await openDb({ databaseUrl: url.toString() });
+  await migrate(db);
+  return {
+    db,
+    url: url.toString(),
+    drop: async () => {
+      await db.close();
+      const a = new pg.Client({ connectionString: base });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}

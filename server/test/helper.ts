@@ -1,0 +1,50 @@
+import { buildApp, type App } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { Bus } from '../src/platform/events.js';
+import { ensureRoot, createCustomerWithAdmin } from '../src/platform/seed/root.js';
+import type { Db } from '../src/platform/db/client.js';
+import { freshDb } from './db.js';
+
+export interface TestCtx {
+  app: App;
+  db: Db;
+  bus: Bus;
+  config: Config;
+  /** Customer A ("Alpha Hospital", admin `alpha`) and customer B ("Beta Clinic", admin `beta`). */
+  tenants: { a: { customerId: number; userId: number }; b: { customerId: number; userId: number }; root: { customerId: number; userId: number } };
+  /** Logs in and returns the session cookie header. */
+  login(account: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const PASSWORD = 'secret123';
+
+/** Builds the whole app on a fresh database with two customers and the platform root, like production. */
+export async function setup(env: Record<string, string> = {}): Promise<TestCtx> {
+  const { db, drop } = await freshDb();
+  const config = loadConfig({ VITEST: '1', LOGIN_CAPTCHA: 'off', DEMO: '0', LOG_LEVEL: 'silent', ...env } as any);
+  const bus = new Bus();
+  const root = await ensureRoot(db, PASSWORD);
+  const a = await createCustomerWithAdmin(db, { name: 'Alpha Hospital', code: 'ALPHA', account: 'alpha', password: PASSWORD });
+  const b = await createCustomerWithAdmin(db, { name: 'Beta Clinic', code: 'BETA', account: 'beta', password: PASSWORD });
+  const app = await buildApp({ config, db, bus });
+  await app.ready();
+  return {
+    app,
+    db,
+    bus,
+    config,
+    tenants: { a, b, root },
+    async login(account, password = PASSWORD) {
+      const res = await app.inject({ method: 'POST', url: '/service/user/login', payload: { account, password } });
+      const body = res.json();
+      if (body.state.code !== 200000) throw new Error(`login ${account} failed: ${JSON.stringify(body)}`);
+      const cookie = res.cookies.find((c) => c.name === 'cw_session');
+      return `cw_session=${cookie!.value}`;
+    },
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}
