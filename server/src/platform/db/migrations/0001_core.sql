@@ -247,3 +247,15 @@ CREATE TABLE setting (
   key           varchar(60)  PRIMARY KEY,
   value         text         NOT NULL
 );
+
+-- Durable hand-over from ingest to the alarm evaluator: written in the same transaction as
+-- the readings, so a crash between commit and evaluation cannot hide an excursion. One row
+-- per sensor; repeated batches widen the window and bump the version.
+CREATE TABLE alarm_queue (
+  sensor_id     integer      PRIMARY KEY,
+  customer_id   integer      NOT NULL,
+  min_ts        timestamptz  NOT NULL,
+  max_ts        timestamptz  NOT NULL,
+  version       bigint       NOT NULL DEFAULT 1,
+  queued_at     timestamptz  NOT NULL DEFAULT now()
+);

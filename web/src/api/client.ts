@@ -1,0 +1,77 @@
+import { Code, type Envelope } from '@coldwatch/contract';
+
+/** A failed call: the §8 body code and the server's message (already in the user's language). */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly httpStatus: number,
+    readonly details?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+type Params = Record<string, string | number | boolean | undefined | null>;
+
+const TIMEOUT_MS = 10_000; // spec §9 request timeout
+
+/** Listeners for the session-level reactions of spec §8 (expired → login, no permission → toast). */
+type Listener = (e: ApiError) => void;
+const listeners = new Set<Listener>();
+export const onApiError = (l: Listener) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+function url(path: string, params?: Params) {
+  const u = new URL(path, window.location.origin);
+  for (const [k, v] of Object.entries(params ?? {})) if (v !== undefined && v !== null && v !== '') u.searchParams.set(k, String(v));
+  return u.pathname + u.search;
+}
+
+async function request<T>(method: string, path: string, params?: Params, body?: unknown): Promise<T> {
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
+  let res: Response;
+  try {
+    res = await fetch(url(path, params), {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: ctrl.signal,
+    });
+  } catch {
+    const e = new ApiError(0, navigator.onLine ? 'timeout' : 'offline', 0);
+    listeners.forEach((l) => l(e));
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+  let env: Envelope<T> | undefined;
+  try {
+    env = (await res.json()) as Envelope<T>;
+  } catch {
+    env = undefined;
+  }
+  if (!env || !env.state) {
+    const e = new ApiError(Code.FAILED, '', res.status);
+    listeners.forEach((l) => l(e));
+    throw e;
+  }
+  if (env.state.code !== Code.OK) {
+    const details = (env.result as any)?.errors as Record<string, string> | undefined;
+    const e = new ApiError(env.state.code, env.state.msg, res.status, details);
+    listeners.forEach((l) => l(e));
+    throw e;
+  }
+  return env.result;
+}
+
+export const api = {
+  get: <T>(path: string, params?: Params) => request<T>('GET', path, params),
+  post: <T>(path: string, body?: unknown, params?: Params) => request<T>('POST', path, params, body ?? {}),
+  put: <T>(path: string, body?: unknown, params?: Params) => request<T>('PUT', path, params, body),
+  del: <T>(path: string, params?: Params) => request<T>('DELETE', path, params),
+};
