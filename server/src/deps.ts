@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './platform/db/client.js';
 import type { Bus } from './platform/events.js';
+import type { IngestService } from './ingest/service.js';
 
 /** What every module is built from. Tests build the same thing with a test database. */
 export interface AppDeps {
@@ -9,4 +10,6 @@ export interface AppDeps {
   db: Db;
   bus: Bus;
   log?: FastifyBaseLogger;
+  /** Device ingest (writer, gateway auth, downlink). Made on first use by ingestOf(deps) when absent. */
+  ingest?: IngestService;
 }

@@ -5,39 +5,150 @@ import { openDb } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
 import { Bus } from './platform/events.js';
 import { ensureRoot } from './platform/seed/root.js';
+import { seedDemo } from './platform/seed/demo.js';
+import { startDemoSimulator, type RunningSimulator } from './platform/seed/simulate.js';
 import { choosePort } from './platform/net/port.js';
+import { banner } from './platform/seed/banner.js';
 import { buildApp } from './app.js';
+import type { AppDeps } from './deps.js';
+import { startIngest } from './ingest/index.js';
+import { startAlarm } from './alarm/index.js';
 
-/** Process entry: config → database → broker → HTTP → jobs. */
+/** What runs, in the order it stops: the simulator, HTTP (finishes requests in flight), ingest (drains its writer), alarm, database. */
+const STOP_ORDER = ['simulator', 'HTTP server', 'ingest', 'alarm', 'database'] as const;
+type Part = (typeof STOP_ORDER)[number];
+const running = new Map<Part, () => Promise<void> | void>();
+let log: { info(o: unknown, m?: string): void; error(o: unknown, m?: string): void } = {
+  info: () => undefined,
+  error: (o, m) => console.error(m ?? '', o),
+};
+
+async function stopAll(): Promise<boolean> {
+  let ok = true;
+  for (const part of STOP_ORDER) {
+    const stop = running.get(part);
+    if (!stop) continue;
+    running.delete(part);
+    try {
+      await stop();
+      log.info({ part }, `stopped ${part}`);
+    } catch (err) {
+      ok = false;
+      log.error({ err, part }, `stopping ${part} failed`);
+    }
+  }
+  return ok;
+}
+
+let closing = 0;
+function shutdown(signal: string) {
+  if (closing && Date.now() - closing < 1000) return; // the same Ctrl-C, delivered twice
+  if (closing) {
+    // A second Ctrl-C while draining: give up waiting.
+    process.stderr.write(`${signal} again: exiting without waiting for the drain\n`);
+    process.exit(130);
+  }
+  closing = Date.now();
+  log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => {
+    log.error({ signal }, 'shutdown took longer than 20 s; exiting');
+    process.exit(1);
+  }, 20_000);
+  force.unref();
+  void stopAll().then((ok) => {
+    if (ok) process.stdout.write('Coldwatch stopped.\n');
+    process.exit(ok ? 0 : 1);
+  });
+}
+
+/**
+ * Process entry: config → database → migrations → root account and demo data → HTTP →
+ * alarm evaluator and notifier → ingest (MQTT broker or consumer) → simulator → banner.
+ * SIGINT/SIGTERM stop it in STOP_ORDER, draining ingest before the database closes.
+ */
 async function main() {
   const config = loadConfig();
-  const logger = { level: config.logLevel };
-  if (!config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : path.join(config.dataDir, 'pg') });
-  await migrate(db);
-  await ensureRoot(db, config.rootPassword ?? 'admin123');
-  const bus = new Bus();
+  const startedAt = Date.now();
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  // A taken default HTTP port moves to a free one; a taken explicit PORT is an error, found before any work.
   const http = await choosePort(config.port, config.portExplicit, 'HTTP');
-  const app = await buildApp({ config, db, bus }, { logger });
+
+  // Database.
+  const pgDir = path.join(config.dataDir, 'pg');
+  if (!config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : pgDir });
+  running.set('database', () => db.close());
+  await migrate(db);
+
+  // Accounts and demo data.
+  let seedNote: string | undefined;
+  if (config.demo) {
+    const seeded = await seedDemo(db);
+    seedNote = seeded.created
+      ? `demo data created: ${seeded.readings.toLocaleString('en-US')} readings of history in ${(seeded.ms / 1000).toFixed(1)} s`
+      : 'demo data already present';
+  } else {
+    // config.ts refuses DEMO=0 without ROOT_PASSWORD.
+    await ensureRoot(db, config.rootPassword!);
+  }
+
+  // HTTP: the API, the web app, the HTTP ingest routes.
+  // One deps object for the app, ingest and alarm: ingestOf(deps) keeps the one IngestService
+  // (writer, gateway auth) on it, shared by the HTTP ingest routes and the MQTT transport.
+  const deps: AppDeps = { config, db, bus: new Bus() };
+  const app = await buildApp(deps, { logger: { level: config.logLevel } });
+  deps.log = app.log;
+  log = app.log;
+  running.set('HTTP server', () => app.close());
   if (http.note) app.log.warn(http.note);
   await app.listen({ port: http.port, host: '0.0.0.0' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : http.port;
-  app.log.info(`Coldwatch console on http://localhost:${port}`);
 
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await app.close();
-    await db.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  // Alarm evaluator and notifier: started before ingest so that it sees the first readings.
+  const alarm = startAlarm(deps);
+  running.set('alarm', () => alarm.stop());
+
+  // Ingest: the embedded broker on MQTT_PORT (default 1883, often taken), or a consumer on MQTT_URL.
+  const ingest = await startIngest(deps, { mqttPort: config.mqttPort, mqttPortExplicit: config.mqttPortExplicit });
+  running.set('ingest', () => ingest.stop());
+  const mqttNote =
+    !config.mqttUrl && ingest.mqttPort !== undefined && ingest.mqttPort !== config.mqttPort && !config.mqttPortExplicit
+      ? `default MQTT port ${config.mqttPort} is taken (another broker runs there), using ${ingest.mqttPort} instead`
+      : undefined;
+
+  // Simulator: live readings for the demo gateways (never the hand-driven one).
+  let sim: RunningSimulator | undefined;
+  if (config.simulator) {
+    const mqttUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${ingest.mqttPort}`;
+    sim = await startDemoSimulator(db, { mqttUrl, log: app.log });
+    if (sim) {
+      const s = sim;
+      running.set('simulator', () => s.stop());
+    } else app.log.warn('SIMULATOR=1 but there are no demo gateways to simulate (start once with DEMO=1)');
+  }
+
+  process.stdout.write(
+    banner({
+      config,
+      db,
+      dataDir: pgDir,
+      port,
+      httpNote: http.note,
+      mqttPort: ingest.mqttPort,
+      mqttNote,
+      seedNote,
+      simulator: sim?.summary,
+      startupMs: Date.now() - startedAt,
+    }),
+  );
 }
 
-main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+main().catch(async (err) => {
+  console.error(`Coldwatch could not start: ${err instanceof Error ? err.message : String(err)}`);
+  if (err instanceof Error && process.env.LOG_LEVEL === 'debug') console.error(err.stack);
+  await stopAll().catch(() => undefined);
   process.exit(1);
 });

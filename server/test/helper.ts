@@ -3,6 +3,8 @@ import { loadConfig, type Config } from '../src/config.js';
 import { Bus } from '../src/platform/events.js';
 import { ensureRoot, createCustomerWithAdmin } from '../src/platform/seed/root.js';
 import type { Db } from '../src/platform/db/client.js';
+import type { AppDeps } from '../src/deps.js';
+import { IngestService } from '../src/ingest/service.js';
 import { freshDb } from './db.js';
 
 export interface TestCtx {
@@ -10,6 +12,10 @@ export interface TestCtx {
   db: Db;
   bus: Bus;
   config: Config;
+  /** What the app was built from; startIngest(t.deps, …) runs device ingest on the same service. */
+  deps: AppDeps;
+  /** Device ingest (HTTP routes use it; tests may start MQTT transports on it). */
+  ingest: IngestService;
   /** Customer A ("Alpha Hospital", admin `alpha`) and customer B ("Beta Clinic", admin `beta`). */
   tenants: { a: { customerId: number; userId: number }; b: { customerId: number; userId: number }; root: { customerId: number; userId: number } };
   /** Logs in and returns the session cookie header. */
@@ -27,13 +33,17 @@ export async function setup(env: Record<string, string> = {}): Promise<TestCtx> 
   const root = await ensureRoot(db, PASSWORD);
   const a = await createCustomerWithAdmin(db, { name: 'Alpha Hospital', code: 'ALPHA', account: 'alpha', password: PASSWORD });
   const b = await createCustomerWithAdmin(db, { name: 'Beta Clinic', code: 'BETA', account: 'beta', password: PASSWORD });
-  const app = await buildApp({ config, db, bus });
+  const deps: AppDeps = { config, db, bus };
+  const ingest = (deps.ingest = new IngestService(deps));
+  const app = await buildApp(deps);
   await app.ready();
   return {
     app,
     db,
     bus,
     config,
+    deps,
+    ingest,
     tenants: { a, b, root },
     async login(account, password = PASSWORD) {
       const res = await app.inject({ method: 'POST', url: '/service/user/login', payload: { account, password } });
@@ -44,6 +54,7 @@ export async function setup(env: Record<string, string> = {}): Promise<TestCtx> 
     },
     async close() {
       await app.close();
+      await ingest.drain();
       await drop();
     },
   };

@@ -83,3 +83,27 @@ export const historyQuery = z
     maxPoints: z.coerce.number().int().min(10).max(10000).default(1000),
   })
   .refine((q) => q.start <= q.end, { error: 'errors.rule.startAfterEnd', path: ['start'] });
+
+/*
+ * Add and update bodies of the record modules. An update carries the record's id; an add of
+ * a record that has no parent to take its customer from (root scene, gateway, contact) may
+ * name the customer, which only a platform user can use (others always act for their own).
+ */
+const recordId = z.number({ error: 'errors.rule.required' }).int().positive({ error: 'errors.rule.required' });
+const forCustomer = z.number().int().positive().optional();
+
+export const sceneAddBody = sceneBody.safeExtend({ customerId: forCustomer });
+export const sceneUpdateBody = sceneBody.safeExtend({ id: recordId });
+export const carrierUpdateBody = carrierBody.safeExtend({ id: recordId });
+export const gatewayAddBody = gatewayBody.safeExtend({ customerId: forCustomer });
+export const gatewayUpdateBody = gatewayBody.safeExtend({ id: recordId });
+export const sensorUpdateBody = sensorBody.safeExtend({ id: recordId });
+export const contactAddBody = contactBody.safeExtend({ customerId: forCustomer });
+export const contactUpdateBody = contactBody.safeExtend({ id: recordId });
+
+/** The longest history span one call may ask for: beyond it the caller pages through time. */
+export const HISTORY_MAX_SPAN_DAYS = 400;
+export const historyQueryCapped = historyQuery.refine((q) => q.end - q.start <= HISTORY_MAX_SPAN_DAYS * 86_400_000, {
+  error: 'errors.rule.historySpan',
+  path: ['end'],
+});

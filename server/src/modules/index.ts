@@ -2,9 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../deps.js';
 import { userRoutes } from './user/user.routes.js';
+import { sceneRoutes } from './scene/scene.routes.js';
+import { carrierRoutes } from './carrier/carrier.routes.js';
+import { gatewayRoutes } from './gateway/gateway.routes.js';
+import { sensorRoutes } from './sensor/sensor.routes.js';
+import { contactRoutes } from './contact/contact.routes.js';
+import { dmRoutes } from './dm/dm.routes.js';
+import { historyRoutes } from './history/history.routes.js';
+import { liveRoutes } from './live/live.routes.js';
+import { ingestRoutes } from '../ingest/http.js';
+import { exceptionRoutes } from './exception/exception.routes.js';
+import { noticeRoutes } from './notice/notice.routes.js';
 
 export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [userRoutes];
+export const modules: Module[] = [userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes];

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// `npm start`: build the web app when web/dist is missing or older than its sources, then run
+// the console (server/src/main.ts through tsx) with the demo defaults, forwarding signals.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Newest modification time under the given files and folders (0 when none exist). */
+export function newest(paths) {
+  let max = 0;
+  const walk = (p) => {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      return;
+    }
+    if (st.isDirectory()) {
+      for (const e of readdirSync(p)) if (e !== 'node_modules' && e !== 'dist') walk(path.join(p, e));
+    } else if (st.mtimeMs > max) max = st.mtimeMs;
+  };
+  for (const p of paths) walk(p);
+  return max;
+}
+
+/** Whether web/dist must be (re)built: missing, or older than the web sources or the shared contract. */
+export function webBuildNeeded() {
+  const index = path.join(root, 'web/dist/index.html');
+  if (!existsSync(index)) return 'web/dist is missing';
+  const built = statSync(index).mtimeMs;
+  const sources = newest([
+    path.join(root, 'web/src'),
+    path.join(root, 'web/index.html'),
+    path.join(root, 'web/vite.config.ts'),
+    path.join(root, 'web/package.json'),
+    path.join(root, 'packages/contract/src'),
+    path.join(root, 'packages/contract/locales'),
+  ]);
+  return sources > built ? 'web sources changed since the last build' : null;
+}
+
+export function buildWeb(reason) {
+  console.log(`Building the web app (${reason}): npm run build -w web`);
+  const t0 = Date.now();
+  const r = spawnSync(npm, ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('The web app did not build; see the messages above.');
+    process.exit(r.status ?? 1);
+  }
+  console.log(`Web app built in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const reason = webBuildNeeded();
+  if (reason) buildWeb(reason);
+
+  // npm start is the demo: demo data and the simulator unless the caller says otherwise.
+  const env = { ...process.env };
+  env.DEMO ??= '1';
+  if (env.SIMULATOR === undefined && env.DEMO === '1') env.SIMULATOR = '1';
+
+  // The server runs in its own process group, so that a Ctrl-C reaches it once (from here),
+  // not twice (from the terminal and from here); we pass every signal on and wait for it to drain.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(sig === 'SIGHUP' ? 'SIGTERM' : sig);
+    });
+  }
+  // If this process dies some other way, do not leave the server behind.
+  process.on('exit', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
+  child.on('exit', (code, signal) => {
+    process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 1) : 1));
+  });
+}

@@ -1,0 +1,132 @@
+import type { AppDeps } from '../deps.js';
+import { evaluateSensor } from './evaluator.js';
+import { createNotifier } from './notifier.js';
+
+export interface AlarmOptions {
+  /** Fallback poll of both queues; the bus wakes the evaluator at once. Default 1 s. */
+  pollMs?: number;
+  /** Clock of the notifier's retry schedule; tests move it instead of sleeping. */
+  now?: () => number;
+}
+
+export interface Alarm {
+  /** Stops polling, waits for the pass in flight, closes the SMTP transport. */
+  stop(): Promise<void>;
+  /** Processes everything queued now: every alarm_queue row, then every notice due. */
+  drain(): Promise<void>;
+}
+
+/** The part of a logger the alarm uses: pino's (Fastify's) object-first call, which console also accepts. */
+export interface AlarmLog {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+type Log = AlarmLog;
+
+/**
+ * A worker loop: runs `pass` until it reports no work. A kick while a pass runs asks for one
+ * more round instead of a second concurrent one, so bursts of bus events cost one loop.
+ */
+class Loop {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly pass: () => Promise<number>,
+    private readonly log: Log,
+  ) {}
+
+  start(pollMs: number) {
+    this.timer = setInterval(() => void this.kick(), pollMs);
+    this.timer.unref();
+    void this.kick();
+  }
+
+  kick(): Promise<void> {
+    if (this.stopped) return this.running ?? Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          while (!this.stopped && (await this.pass()) > 0);
+        } while (this.again && !this.stopped);
+      } catch (err) {
+        // The database went away or similar: the next poll tries again; nothing is lost
+        // because both queues are tables.
+        this.log.error({ err }, `alarm ${this.name} pass failed`);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  async stop() {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}
+
+/**
+ * Alarm evaluation and e-mail notification. Both work off tables (alarm_queue, notice_log),
+ * so a restart resumes where the last process stopped and several replicas share the work.
+ */
+export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
+  const { db, bus, config } = deps;
+  const log: Log = (deps.log as AlarmLog | undefined) ?? console;
+  const now = opts.now ?? Date.now;
+  const pollMs = opts.pollMs ?? 1000;
+  /** A sensor whose evaluation failed waits a little before the next try, so a poison row cannot spin the loop. */
+  const retryAt = new Map<number, number>();
+
+  const notifier = createNotifier(db, config, { now, log });
+  const notices = new Loop('notifier', () => notifier.pass(), log);
+
+  const evaluate = async (): Promise<number> => {
+    const queued = await db.query<{ sensor_id: number }>('SELECT sensor_id FROM alarm_queue ORDER BY queued_at LIMIT 200');
+    let done = 0;
+    for (const { sensor_id: id } of queued) {
+      if ((retryAt.get(id) ?? 0) > Date.now()) continue;
+      try {
+        const out = await db.tx((q) => evaluateSensor(q, id));
+        retryAt.delete(id);
+        if (!out) continue;
+        // Re-evaluating a widened row is progress too: it will be dequeued next round.
+        done++;
+        for (const e of out.events) bus.emit('exception', e);
+        if (out.notices > 0) void notices.kick();
+      } catch (err) {
+        retryAt.set(id, Date.now() + 10_000);
+        log.error({ err, sensorId: id }, 'alarm evaluation failed');
+      }
+    }
+    return done;
+  };
+  const evaluator = new Loop('evaluator', evaluate, log);
+
+  const onReading = () => void evaluator.kick();
+  bus.on('reading', onReading);
+  evaluator.start(pollMs);
+  notices.start(pollMs);
+
+  return {
+    async drain() {
+      await evaluator.kick();
+      await notices.kick();
+    },
+    async stop() {
+      bus.off('reading', onReading);
+      await evaluator.stop();
+      await notices.stop();
+      notifier.close();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import net from 'node:net';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import type { IngestService } from './service.js';
+import type { GatewayInfo } from './directory.js';
+import { parseUpTopic } from './protocol.js';
+
+export interface EmbeddedBroker {
+  port: number;
+  close(): Promise<void>;
+}
+
+const authError = (msg: string, code: 4 | 5): AuthenticateError => Object.assign(new Error(msg), { returnCode: code }) as AuthenticateError;
+
+/**
+ * The embedded MQTT broker. Each gateway logs in as itself (client id = username = sn,
+ * password = secret), may publish only under cc/{sn}/up/# and subscribe only to
+ * cc/{sn}/down/#. A publish is processed inside authorizePublish: aedes writes the
+ * PUBACK only after that callback (lib/handlers/publish.js: authorizePublish, then
+ * enqueuePublish writes PubAck), so a QoS 1 message is acked only once committed. A failed
+ * commit answers with an error, which makes aedes drop the connection; the gateway
+ * redelivers the unacked message when it reconnects.
+ */
+export async function startBroker(svc: IngestService, opts: { port: number; host?: string }): Promise<EmbeddedBroker> {
+  const gateways = new WeakMap<Client, GatewayInfo>();
+  const broker = await Aedes.createBroker({
+    authenticate(client, username, password, done) {
+      if (!username || client.id !== username) return done(authError('client id must equal username (the gateway sn)', 5), false);
+      svc.authenticate(username, password).then(
+        (gw) => {
+          if (!gw) return done(authError('bad gateway sn or secret', 4), false);
+          gateways.set(client, gw);
+          done(null, true);
+        },
+        (err) => {
+          svc.log.error({ err, sn: username }, 'mqtt: authentication failed on a database error');
+          done(Object.assign(err instanceof Error ? err : new Error(String(err)), { returnCode: 3 }) as AuthenticateError, false);
+        },
+      );
+    },
+    authorizePublish(client, packet, callback) {
+      if (!client) return callback(null); // the console's own downlink publishes
+      const gw = gateways.get(client);
+      const t = parseUpTopic(packet.topic);
+      if (!gw || !t || t.sn !== gw.sn) {
+        svc.log.warn({ sn: gw?.sn, topic: packet.topic }, 'mqtt: publish outside the gateway\'s own up/ topics refused');
+        return callback(new Error('not authorized'));
+      }
+      svc.handle(gw, t.kind, packet.payload as Buffer).then(
+        () => callback(null),
+        (err) => callback(err instanceof Error ? err : new Error(String(err))),
+      );
+    },
+    authorizeSubscribe(client, sub, callback) {
+      const gw = gateways.get(client);
+      const own = gw && (sub.topic === `cc/${gw.sn}/down/#` || sub.topic.startsWith(`cc/${gw.sn}/down/`));
+      if (!own) svc.log.warn({ sn: gw?.sn, topic: sub.topic }, 'mqtt: subscription outside the gateway\'s own down/ topics refused');
+      callback(null, own ? sub : null);
+    },
+  });
+  broker.on('clientError', (client, err) => svc.log.debug({ sn: client?.id, err: err.message }, 'mqtt: client error'));
+
+  const server = net.createServer(broker.handle as (socket: net.Socket) => void);
+  // aedes.close() closes only clients that finished CONNECT; a socket still authenticating
+  // would keep server.close() waiting, so every socket is tracked and destroyed at the end.
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: opts.port, host: opts.host }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+
+  svc.setDownlink(
+    (sn, kind, payload) =>
+      new Promise<void>((resolve, reject) =>
+        broker.publish({ cmd: 'publish', topic: `cc/${sn}/down/${kind}`, payload: Buffer.from(JSON.stringify(payload)), qos: 1, retain: false, dup: false }, (err) =>
+          err ? reject(err) : resolve(),
+        ),
+      ),
+  );
+
+  return {
+    port,
+    async close() {
+      svc.setDownlink(null);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Module } from '../modules/index.js';
+import { ingestOf } from './service.js';
+import { MESSAGE_KINDS, type MessageKind } from './protocol.js';
+import type { GatewayInfo } from './directory.js';
+
+const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * HTTP ingest of the device protocol, for devices that cannot hold an MQTT session. Same
+ * parsing, same writer, same answers as MQTT: 200 {accepted, duplicates, rejected} after the
+ * commit, 400 with the reason for a malformed body, 401 for an unknown sn or a wrong secret,
+ * 503 if the database failed (nothing was stored; the device retries).
+ */
+export const ingestRoutes: Module = (app, deps) => {
+  // Bodies are parsed by the protocol parser, which names what is wrong, not by Fastify's JSON parser.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+  app.addHook('onClose', async () => {
+    await deps.ingest?.drain();
+  });
+
+  const gatewayOf = async (req: FastifyRequest<{ Params: { sn: string } }>, reply: FastifyReply): Promise<GatewayInfo | null> => {
+    const auth = req.headers.authorization ?? '';
+    const secret = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    const gw = secret ? await ingestOf(deps).authenticate(req.params.sn, secret) : null;
+    if (!gw) {
+      reply.status(401).send({ error: 'unknown gateway or wrong secret' });
+      return null;
+    }
+    return gw;
+  };
+
+  app.post<{ Params: { sn: string; kind: string } }>(
+    '/ingest/v1/:sn/:kind',
+    { config: { public: true }, schema: { hide: true } },
+    async (req, reply) => {
+      if (!MESSAGE_KINDS.includes(req.params.kind as MessageKind)) return reply.status(404).send({ error: `no such message kind: ${req.params.kind}` });
+      const gw = await gatewayOf(req, reply);
+      if (!gw) return reply;
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      try {
+        const { error, ...counts } = await ingestOf(deps).handle(gw, req.params.kind as MessageKind, body);
+        if (error) return reply.status(400).send({ error, ...counts });
+        return counts;
+      } catch (err) {
+        req.log.error({ err, sn: gw.sn }, 'ingest over HTTP failed');
+        return reply.status(503).send({ error: 'not stored, try again' });
+      }
+    },
+  );
+
+  app.get<{ Params: { sn: string } }>('/ingest/v1/:sn/commands', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+    const gw = await gatewayOf(req, reply);
+    if (!gw) return reply;
+    return { commands: await ingestOf(deps).pendingCommands(gw) };
+  });
+};

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
+import { mqttSuite } from './mqtt-suite.js';
+import { startIngest } from './index.js';
+import { enrol } from './test-fixtures.js';
+
+describe('ingest over the embedded broker', () => {
+  const ctx = mqttSuite({
+    env: async () => ({}),
+    url: (ingest) => `mqtt://127.0.0.1:${ingest.mqttPort}`,
+    options: () => ({ mqttPort: 0, mqttPortExplicit: false, host: '127.0.0.1', presence: false }),
+  });
+
+  it('refuses a wrong secret, an unknown gateway, and a client id that is not the username', async () => {
+    const tryConnect = (opts: mqtt.IClientOptions) =>
+      mqtt.connectAsync(ctx.url, { reconnectPeriod: 0, ...opts }).then(
+        (c) => (c.end(true), 'connected'),
+        (err: Error & { code?: number }) => err.code,
+      );
+    const { sn, secret } = ctx.gwA;
+    expect(await tryConnect({ clientId: sn, username: sn, password: 'wrong' })).toBe(4);
+    expect(await tryConnect({ clientId: sn, username: sn, password: ctx.gwB.secret })).toBe(4);
+    expect(await tryConnect({ clientId: 'AAAAAAAAAAAA', username: 'AAAAAAAAAAAA', password: secret })).toBe(4);
+    expect(await tryConnect({ clientId: 'other', username: sn, password: secret })).toBe(5);
+    expect(await tryConnect({ clientId: sn, username: sn, password: secret })).toBe('connected');
+  });
+
+  it("refuses publishing to another gateway's topic and subscribing to its commands", async () => {
+    const g = await enrol(ctx.t.db, ctx.t.tenants.a.customerId, 0);
+    const c = await ctx.connect(g, { reconnectPeriod: 0 });
+    const granted = await c.subscribeAsync([`cc/${ctx.gwB.sn}/down/#`, `cc/${g.sn}/down/#`, 'cc/+/down/#'], { qos: 1 }).catch((err) => err.packet.granted);
+    expect(granted).toEqual([128, 1, 128]);
+    const closed = new Promise((r) => c.once('close', r));
+    c.publish(`cc/${ctx.gwB.sn}/up/data`, JSON.stringify({ readings: [{ dev: ctx.gwB.sensors[0].dev, ts: Date.now(), temp: 1 }] }), { qos: 1 });
+    await closed;
+    expect(await ctx.t.db.query(`SELECT 1 FROM reading WHERE sensor_id = $1`, [ctx.gwB.sensors[0].id])).toEqual([]);
+  });
+
+  it('delivers console commands to the gateway', async () => {
+    const c = await ctx.connect(ctx.gwB);
+    await c.subscribeAsync(`cc/${ctx.gwB.sn}/down/#`, { qos: 1 });
+    const got = new Promise<[string, string]>((r) => c.once('message', (topic, payload) => r([topic, payload.toString()])));
+    expect(await ctx.t.ingest.publishDown(ctx.gwB.sn, 'output', { cmdId: 'c-9', dev: 'R0000001', on: true })).toBe(true);
+    expect(await got).toEqual([`cc/${ctx.gwB.sn}/down/output`, JSON.stringify({ cmdId: 'c-9', dev: 'R0000001', on: true })]);
+  });
+
+  it('fails clearly when an explicit port is taken', async () => {
+    await expect(startIngest(ctx.t.deps, { mqttPort: ctx.ingest.mqttPort!, mqttPortExplicit: true, presence: false })).rejects.toThrow(/already in use/);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
+import { randomBytes } from 'node:crypto';
+import { mqttSuite } from './mqtt-suite.js';
+import { startConsumer } from './consumer.js';
+import { enrol, startMosquitto, until, type Mosquitto } from './test-fixtures.js';
+
+describe('ingest from an external Mosquitto', () => {
+  let mosq: Mosquitto;
+  const ctx = mqttSuite({
+    env: async () => {
+      mosq = await startMosquitto();
+      return { MQTT_URL: mosq.url };
+    },
+    url: () => mosq.url,
+    options: () => ({ mqttPort: 0, mqttPortExplicit: false, consumers: 2, clientIdPrefix: 'cw-ext-test', presence: false }),
+    close: () => mosq.stop(),
+  });
+
+  it('works with the password file and ACL of docs/ingest.md', async () => {
+    const a = await enrol(ctx.t.db, ctx.t.tenants.a.customerId, 1);
+    const b = await enrol(ctx.t.db, ctx.t.tenants.b.customerId, 1);
+    const consolePassword = randomBytes(12).toString('hex');
+    const secured = await startMosquitto({
+      anonymous: false,
+      users: { coldwatch: consolePassword, [a.sn]: a.secret, [b.sn]: b.secret },
+      acl: ['user coldwatch', 'topic read cc/+/up/#', 'topic write cc/+/down/#', '', 'pattern write cc/%u/up/#', 'pattern read cc/%u/down/#', ''].join('\n'),
+    });
+    const consumer = await startConsumer(ctx.t.ingest, { url: `mqtt://coldwatch:${consolePassword}@127.0.0.1:${secured.port}`, consumers: 1, clientIdPrefix: 'cw-acl-test' });
+    try {
+      const refused = await mqtt.connectAsync(secured.url, { clientId: a.sn, username: a.sn, password: 'wrong', reconnectPeriod: 0 }).then(
+        (c) => (c.end(true), 0),
+        (err: { code?: number }) => err.code,
+      );
+      expect([4, 5]).toContain(refused);
+      const gw = await mqtt.connectAsync(secured.url, { clientId: a.sn, username: a.sn, password: a.secret, reconnectPeriod: 0 });
+      const ts = Date.now();
+      // Mosquitto drops a publish the ACL denies (MQTT 3.1.1 has no way to say no): b's sensor gets nothing.
+      await gw.publishAsync(`cc/${b.sn}/up/data`, JSON.stringify({ readings: [{ dev: b.sensors[0].dev, ts, temp: 1 }] }), { qos: 1 });
+      await gw.publishAsync(`cc/${a.sn}/up/data`, JSON.stringify({ readings: [{ dev: a.sensors[0].dev, ts, temp: 2 }] }), { qos: 1 });
+      await until(async () => !!(await ctx.t.db.one(`SELECT 1 FROM reading WHERE sensor_id = $1`, [a.sensors[0].id])), 'the own reading');
+      expect(await ctx.t.db.query(`SELECT 1 FROM reading WHERE sensor_id = $1`, [b.sensors[0].id])).toEqual([]);
+      await gw.endAsync(true);
+    } finally {
+      await consumer.close();
+      await secured.stop();
+    }
+  });
+});

@@ -1,0 +1,162 @@
+import { pino } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../deps.js';
+import { Directory, type GatewayInfo } from './directory.js';
+import { Partitions } from './partitions.js';
+import { ReadingWriter, type IngestResult, type WriterOptions } from './writer.js';
+import { parseAck, parseData, parseEvent, parseHeartbeat, type MessageKind, type Parsed } from './protocol.js';
+import { verifyGatewaySecret } from './secret.js';
+
+/** What a gateway event looks like on the bus (`bus.on('gatewayEvent')`), after it is stored. */
+export interface GatewayEventMessage {
+  customerId: number;
+  gatewayId: number;
+  sn: string;
+  sensorId: number | null;
+  devNo: string | null;
+  type: string;
+  ts: number;
+}
+
+export interface HandleResult extends IngestResult {
+  /** Set when the message was rejected whole (malformed): the reason, for a 400 or the log. */
+  error?: string;
+}
+
+export type DownKind = 'config' | 'output';
+type Downlink = (sn: string, kind: DownKind, payload: object) => Promise<void>;
+
+const ZERO: IngestResult = { accepted: 0, duplicates: 0, rejected: 0 };
+
+/**
+ * Ingest shared by the MQTT broker, the external consumer and the HTTP routes: gateway
+ * authentication, the batching reading writer and the handling of heartbeats, events and
+ * command acks. It owns no socket; transports call handle() and ack after it resolves.
+ */
+export class IngestService {
+  readonly directory: Directory;
+  readonly writer: ReadingWriter;
+  readonly log: FastifyBaseLogger;
+  private downlink: Downlink | null = null;
+
+  constructor(
+    private deps: AppDeps,
+    opts: WriterOptions = {},
+  ) {
+    this.log = deps.log ?? (pino({ level: deps.config.logLevel }) as unknown as FastifyBaseLogger);
+    this.directory = new Directory(deps.db);
+    this.writer = new ReadingWriter(deps.db, deps.bus, this.log, this.directory, new Partitions(deps.db), opts);
+  }
+
+  /** Call after enrolling, moving or removing gateways or sensors so ingest sees it at once. */
+  invalidate(): void {
+    this.directory.invalidate();
+  }
+
+  /** The gateway whose secret this is, or null (unknown sn or wrong secret). */
+  async authenticate(sn: string, secret: string | Buffer | null | undefined): Promise<GatewayInfo | null> {
+    if (!sn || sn.length > 30) return null;
+    const gw = await this.directory.gateway(sn);
+    return gw && verifyGatewaySecret(gw.secretHash, secret) ? gw : null;
+  }
+
+  /** One message from a gateway. Resolves after everything it changed is committed; rejects only if the database failed. */
+  async handle(gw: GatewayInfo, kind: MessageKind, payload: Buffer | string): Promise<HandleResult> {
+    switch (kind) {
+      case 'data': {
+        const p = parseData(payload);
+        if (!p.ok) return this.malformed(gw, kind, p);
+        return this.writer.submit(gw, p.value);
+      }
+      case 'heartbeat': {
+        const p = parseHeartbeat(payload);
+        if (!p.ok) return this.malformed(gw, kind, p);
+        const hb = p.value;
+        const row = await this.deps.db.one<{ status: number; old_status: number }>(
+          `UPDATE gateway g SET status = CASE WHEN g.status = 2 THEN 2 ELSE 1 END, last_seen_at = now(),
+                  power = COALESCE($2, g.power), tcp = COALESCE($3, g.tcp), lte = COALESCE($4, g.lte), flight = COALESCE($5, g.flight),
+                  ip = COALESCE($6, g.ip), wan_ip = COALESCE($7, g.wan_ip), lat = COALESCE($8, g.lat), lng = COALESCE($9, g.lng), tz = COALESCE($10, g.tz)
+             FROM (SELECT id, status AS old_status FROM gateway WHERE id = $1 FOR UPDATE) o
+            WHERE g.id = o.id
+            RETURNING g.status, o.old_status`,
+          [gw.id, hb.power, hb.tcp, hb.lte, hb.flight, hb.ip, hb.wanIp, hb.lat, hb.lng, hb.tz],
+        );
+        if (row && row.status !== row.old_status) this.deps.bus.emit('deviceStatus', { customerId: gw.customerId, kind: 'gateway', id: gw.id, status: row.status });
+        return { ...ZERO, accepted: row ? 1 : 0 };
+      }
+      case 'event': {
+        const p = parseEvent(payload);
+        if (!p.ok) return this.malformed(gw, kind, p);
+        const ev = p.value;
+        let sensorId: number | null = null;
+        if (ev.dev) {
+          const sensor = (await this.directory.sensorsFor([ev.dev])).get(ev.dev);
+          const reason = !sensor ? 'unknown_device' : sensor.customerId !== gw.customerId ? 'foreign_device' : null;
+          if (reason) return this.writer.submitReject(gw, { sn: gw.sn, dev: ev.dev, reason, detail: `event ${ev.type} ts=${ev.ts}` });
+          sensorId = sensor!.id;
+        }
+        const rows = await this.deps.db.query(
+          `INSERT INTO gateway_event (customer_id, gateway_id, sensor_id, dev_no, type, ts) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT DO NOTHING RETURNING id`,
+          [gw.customerId, gw.id, sensorId, ev.dev, ev.type, new Date(ev.ts).toISOString()],
+        );
+        if (!rows.length) return { ...ZERO, duplicates: 1 };
+        const msg: GatewayEventMessage = { customerId: gw.customerId, gatewayId: gw.id, sn: gw.sn, sensorId, devNo: ev.dev, type: ev.type, ts: ev.ts };
+        // The Bus's typed event map does not list gateway events yet; listeners subscribe by this name.
+        (this.deps.bus as unknown as NodeJS.EventEmitter).emit('gatewayEvent', msg);
+        return { ...ZERO, accepted: 1 };
+      }
+      case 'ack': {
+        const p = parseAck(payload);
+        if (!p.ok) return this.malformed(gw, kind, p);
+        const ack = p.value;
+        const rows = await this.deps.db.query(
+          `UPDATE device_command SET status = $3, detail = $4, finished_at = now()
+            WHERE cmd_id = $1 AND gateway_id = $2 AND status IN ('prepare', 'issuing') RETURNING id`,
+          [ack.cmdId, gw.id, ack.result === 'ok' ? 'end' : 'fail', ack.detail],
+        );
+        if (rows.length) return { ...ZERO, accepted: 1 };
+        const known = await this.deps.db.one('SELECT 1 FROM device_command WHERE cmd_id = $1 AND gateway_id = $2', [ack.cmdId, gw.id]);
+        if (known) return { ...ZERO, duplicates: 1 };
+        return this.writer.submitReject(gw, { sn: gw.sn, dev: null, reason: 'unknown_command', detail: `cmdId=${ack.cmdId}` });
+      }
+    }
+  }
+
+  /** Commands waiting for a gateway that polls over HTTP; handing them out marks them issuing. */
+  async pendingCommands(gw: GatewayInfo): Promise<({ type: DownKind } & Record<string, unknown>)[]> {
+    const rows = await this.deps.db.query<{ kind: DownKind; payload: Record<string, unknown> }>(
+      `UPDATE device_command SET status = 'issuing', issued_at = COALESCE(issued_at, now())
+        WHERE gateway_id = $1 AND status IN ('prepare', 'issuing') RETURNING kind, payload, created_at`,
+      [gw.id],
+    );
+    return rows.map((r) => ({ type: r.kind, ...r.payload }));
+  }
+
+  /** Publishes a command to cc/{sn}/down/{kind} over whichever MQTT transport runs; false when none does. */
+  async publishDown(sn: string, kind: DownKind, payload: object): Promise<boolean> {
+    if (!this.downlink) return false;
+    await this.downlink(sn, kind, payload);
+    return true;
+  }
+
+  setDownlink(fn: Downlink | null): void {
+    this.downlink = fn;
+  }
+
+  /** Waits until everything submitted so far is committed. */
+  drain(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  private async malformed(gw: GatewayInfo, kind: MessageKind, p: Parsed<unknown> & { ok: false }): Promise<HandleResult> {
+    const r = await this.writer.submitReject(gw, { sn: gw.sn, dev: null, reason: 'malformed', detail: `${kind}: ${p.reason}` });
+    return { ...r, error: p.reason };
+  }
+}
+
+/** The ingest service of this process: made once and shared by every transport (and by the HTTP routes). */
+export function ingestOf(deps: AppDeps): IngestService {
+  if (!deps.ingest) deps.ingest = new IngestService(deps);
+  return deps.ingest;
+}

@@ -1,0 +1,333 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Queryable } from '../platform/db/client.js';
+import type { Bus, LiveReading } from '../platform/events.js';
+import type { DeviceReading } from './protocol.js';
+import type { Directory, GatewayInfo, SensorInfo } from './directory.js';
+import type { Partitions } from './partitions.js';
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+}
+
+export interface Reject {
+  sn: string;
+  dev: string | null;
+  reason: string;
+  detail: string;
+}
+
+interface Message {
+  result: IngestResult;
+  resolve: (r: IngestResult) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Item {
+  sensor: SensorInfo;
+  r: DeviceReading;
+  msg: Message;
+  key: string;
+}
+
+interface Batch {
+  items: Item[];
+  rejects: Reject[];
+  messages: Message[];
+  gateways: Map<number, GatewayInfo>;
+}
+
+export interface WriterOptions {
+  /** Flush when this many readings wait. */
+  maxBatch?: number;
+  /** …or this long after the first one arrived. */
+  lingerMs?: number;
+  /** Overrides the `setting` row; default 365. */
+  retentionDays?: number;
+}
+
+/** The `setting` key that overrides how far back a back-filled reading is accepted. */
+export const RETENTION_SETTING = 'sensor_history_retention_days';
+const FUTURE_MS = 10 * 60_000;
+const GATEWAY_TOUCH_MS = 15_000;
+
+const newBatch = (): Batch => ({ items: [], rejects: [], messages: [], gateways: new Map() });
+
+/**
+ * Group commit of readings: messages from every gateway are gathered into one batch and
+ * written with one INSERT … SELECT FROM unnest(…) per batch, in one transaction with the
+ * sensors' latest values, the alarm hand-over rows and the reject log. A message's promise
+ * settles when its batch has committed (or failed), which is what MQTT acks wait for.
+ * One batch is in flight at a time: PGlite is one connection anyway, and on PostgreSQL the
+ * next batch fills while the previous commits.
+ */
+export class ReadingWriter {
+  private queue: Batch[] = [newBatch()];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private touched = new Map<number, number>();
+  private retention = { days: 365, readAt: 0 };
+  readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0 };
+  private maxBatch: number;
+  private lingerMs: number;
+
+  constructor(
+    private db: Db,
+    private bus: Bus,
+    private log: FastifyBaseLogger,
+    private directory: Directory,
+    private partitions: Partitions,
+    private opts: WriterOptions = {},
+  ) {
+    this.maxBatch = opts.maxBatch ?? 5000;
+    this.lingerMs = opts.lingerMs ?? 5;
+  }
+
+  /** Validated readings from an authenticated gateway; unknown, foreign and out-of-window readings are rejected one by one. */
+  async submit(gw: GatewayInfo, readings: DeviceReading[]): Promise<IngestResult> {
+    const sensors = await this.directory.sensorsFor(readings.map((r) => r.dev));
+    const oldest = Date.now() - (await this.retentionDays()) * 86_400_000;
+    const newest = Date.now() + FUTURE_MS;
+    const { batch, msg, promise } = this.enqueue(gw);
+    for (const r of readings) {
+      const sensor = sensors.get(r.dev);
+      let reason: string | null = null;
+      if (!sensor) reason = 'unknown_device';
+      else if (sensor.customerId !== gw.customerId) reason = 'foreign_device';
+      else if (r.ts < oldest) reason = 'too_old';
+      else if (r.ts > newest) reason = 'in_future';
+      if (reason) {
+        msg.result.rejected++;
+        batch.rejects.push({ sn: gw.sn, dev: r.dev, reason, detail: `ts=${r.ts}` });
+      } else {
+        batch.items.push({ sensor: sensor!, r, msg, key: `${sensor!.id}:${r.ts}` });
+      }
+    }
+    if (msg.result.rejected) this.log.warn({ sn: gw.sn, rejected: msg.result.rejected }, 'ingest: readings rejected');
+    this.schedule();
+    return promise;
+  }
+
+  /** A message rejected whole; its reject row is written with the next batch. */
+  submitReject(gw: GatewayInfo | null, reject: Reject): Promise<IngestResult> {
+    this.log.warn({ sn: reject.sn, reason: reject.reason, detail: reject.detail }, 'ingest: message rejected');
+    const { batch, msg, promise } = this.enqueue(gw);
+    msg.result.rejected = 1;
+    batch.rejects.push(reject);
+    this.schedule();
+    return promise;
+  }
+
+  /** Writes everything submitted so far and waits for it. */
+  async drain(): Promise<void> {
+    while (this.running || this.queue.some((b) => b.messages.length)) {
+      if (!this.running) this.start();
+      await this.running;
+    }
+  }
+
+  private enqueue(gw: GatewayInfo | null) {
+    let batch = this.queue[this.queue.length - 1];
+    if (batch.items.length >= this.maxBatch) this.queue.push((batch = newBatch()));
+    let resolve!: (r: IngestResult) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<IngestResult>((res, rej) => ((resolve = res), (reject = rej)));
+    const msg: Message = { result: { accepted: 0, duplicates: 0, rejected: 0 }, resolve, reject };
+    batch.messages.push(msg);
+    if (gw) batch.gateways.set(gw.id, gw);
+    return { batch, msg, promise };
+  }
+
+  private schedule() {
+    if (this.running) return; // the loop takes whatever is queued when the current batch commits
+    if (this.queue.length > 1 || this.queue[0].items.length >= this.maxBatch) this.start();
+    else if (!this.timer) this.timer = setTimeout(() => this.start(), this.lingerMs);
+  }
+
+  private start() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.running) return;
+    this.running = (async () => {
+      while (this.queue[0].messages.length) {
+        const batch = this.queue.shift()!;
+        if (!this.queue.length) this.queue.push(newBatch());
+        await this.commit(batch);
+      }
+    })().finally(() => (this.running = null));
+  }
+
+  private async commit(batch: Batch) {
+    try {
+      const live = await this.write(batch);
+      this.stats.batches++;
+      for (const m of batch.messages) {
+        this.stats.accepted += m.result.accepted;
+        this.stats.duplicates += m.result.duplicates;
+        this.stats.rejected += m.result.rejected;
+        m.resolve(m.result);
+      }
+      for (const e of live.status) this.bus.emit('deviceStatus', e);
+      for (const r of live.readings) this.bus.emit('reading', r);
+    } catch (err) {
+      this.stats.failedBatches++;
+      this.log.error({ err, messages: batch.messages.length }, 'ingest: batch failed, not acknowledged');
+      for (const m of batch.messages) m.reject(err);
+    }
+  }
+
+  private async write(batch: Batch) {
+    // Duplicates inside the batch (a redelivery racing the original) count once.
+    const unique = new Map<string, Item>();
+    for (const it of batch.items) {
+      if (unique.has(it.key)) it.msg.result.duplicates++;
+      else unique.set(it.key, it);
+    }
+    const items = [...unique.values()];
+    if (items.length) await this.partitions.ensureFor(items.map((i) => i.r.ts));
+
+    const now = Date.now();
+    const touch = [...batch.gateways.keys()].filter((id) => (this.touched.get(id) ?? 0) < now - GATEWAY_TOUCH_MS).sort((a, b) => a - b);
+
+    const result = await this.db.tx(async (q) => {
+      const inserted = items.length ? await insertReadings(q, items) : new Set<string>();
+      const newestPerSensor = new Map<number, Item>();
+      const span = new Map<number, { customerId: number; min: number; max: number }>();
+      for (const it of items) {
+        if (inserted.has(it.key)) {
+          it.msg.result.accepted++;
+          const cur = newestPerSensor.get(it.sensor.id);
+          if (!cur || cur.r.ts < it.r.ts) newestPerSensor.set(it.sensor.id, it);
+          const s = span.get(it.sensor.id);
+          if (!s) span.set(it.sensor.id, { customerId: it.sensor.customerId, min: it.r.ts, max: it.r.ts });
+          else ((s.min = Math.min(s.min, it.r.ts)), (s.max = Math.max(s.max, it.r.ts)));
+        } else it.msg.result.duplicates++;
+      }
+      const updated = newestPerSensor.size ? await updateSensors(q, [...newestPerSensor.values()]) : [];
+      if (span.size) await queueAlarms(q, span);
+      const gws = touch.length ? await touchGateways(q, touch) : [];
+      if (batch.rejects.length) await insertRejects(q, batch.rejects);
+      return { updated, gws, newestPerSensor };
+    });
+    for (const id of touch) this.touched.set(id, now);
+
+    const status: { customerId: number; kind: 'gateway' | 'sensor'; id: number; status: number }[] = [];
+    const readings: LiveReading[] = [];
+    for (const u of result.updated) {
+      const it = result.newestPerSensor.get(u.id)!;
+      if (u.old_status !== u.status) status.push({ customerId: it.sensor.customerId, kind: 'sensor', id: u.id, status: u.status });
+      readings.push({
+        customerId: it.sensor.customerId,
+        sensorId: u.id,
+        devNo: it.sensor.devNo,
+        carrierId: it.sensor.carrierId,
+        ts: it.r.ts,
+        temp: it.r.temp,
+        hum: it.r.hum,
+        volt: it.r.volt,
+        rssi: it.r.rssi,
+        lqi: it.r.lqi,
+        gas: it.r.gas,
+        door: it.r.door,
+      });
+    }
+    for (const g of result.gws) if (g.old_status !== g.status) status.push({ customerId: g.customer_id, kind: 'gateway', id: g.id, status: g.status });
+    return { status, readings };
+  }
+
+  private async retentionDays(): Promise<number> {
+    if (this.opts.retentionDays) return this.opts.retentionDays;
+    if (Date.now() - this.retention.readAt > 60_000) {
+      const row = await this.db.one<{ value: string }>('SELECT value FROM setting WHERE key = $1', [RETENTION_SETTING]);
+      const days = Number(row?.value);
+      this.retention = { days: Number.isFinite(days) && days > 0 ? days : 365, readAt: Date.now() };
+    }
+    return this.retention.days;
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>> {
+  const col = <T>(f: (it: Item) => T) => items.map(f);
+  const rows = await q.query<{ sensor_id: number; t: number }>(
+    `INSERT INTO reading (sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door)
+     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::real[], $5::real[], $6::real[], $7::real[], $8::real[], $9::real[], $10::smallint[])
+     ON CONFLICT DO NOTHING
+     RETURNING sensor_id, (extract(epoch FROM ts) * 1000)::bigint AS t`,
+    [
+      col((i) => i.sensor.id),
+      col((i) => iso(i.r.ts)),
+      col((i) => i.sensor.customerId),
+      col((i) => i.r.temp),
+      col((i) => i.r.hum),
+      col((i) => i.r.volt),
+      col((i) => i.r.rssi),
+      col((i) => i.r.lqi),
+      col((i) => i.r.gas),
+      col((i) => i.r.door),
+    ],
+  );
+  return new Set(rows.map((r) => `${r.sensor_id}:${Number(r.t)}`));
+}
+
+/**
+ * Latest values move only forward in time (a back-filled reading never replaces a newer
+ * one); a sensor counts as running again only if that reading is recent.
+ */
+async function updateSensors(q: Queryable, newest: Item[]) {
+  newest.sort((a, b) => a.sensor.id - b.sensor.id);
+  const col = <T>(f: (it: Item) => T) => newest.map(f);
+  return q.query<{ id: number; old_status: number; status: number }>(
+    `UPDATE sensor s SET last_ts = v.ts, last_temp = v.temp, last_hum = v.hum, last_volt = v.volt, last_rssi = v.rssi,
+            last_lqi = v.lqi, last_gas = v.gas, last_door = v.door,
+            status = CASE WHEN s.status = 2 THEN 2
+                          WHEN v.ts > now() - (3 * s.sample_interval + 60) * interval '1 second' THEN 1
+                          ELSE s.status END
+       FROM unnest($1::int[], $2::timestamptz[], $3::real[], $4::real[], $5::real[], $6::real[], $7::real[], $8::real[], $9::smallint[])
+              AS v(id, ts, temp, hum, volt, rssi, lqi, gas, door),
+            (SELECT id, status AS old_status FROM sensor WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE) o
+      WHERE s.id = v.id AND o.id = v.id AND (s.last_ts IS NULL OR s.last_ts < v.ts)
+      RETURNING s.id, o.old_status, s.status`,
+    [
+      col((i) => i.sensor.id),
+      col((i) => iso(i.r.ts)),
+      col((i) => i.r.temp),
+      col((i) => i.r.hum),
+      col((i) => i.r.volt),
+      col((i) => i.r.rssi),
+      col((i) => i.r.lqi),
+      col((i) => i.r.gas),
+      col((i) => i.r.door),
+    ],
+  );
+}
+
+async function queueAlarms(q: Queryable, span: Map<number, { customerId: number; min: number; max: number }>) {
+  const ids = [...span.keys()].sort((a, b) => a - b);
+  await q.query(
+    `INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::timestamptz[])
+     ON CONFLICT (sensor_id) DO UPDATE SET min_ts = LEAST(alarm_queue.min_ts, EXCLUDED.min_ts),
+       max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1, queued_at = now()`,
+    [ids, ids.map((id) => span.get(id)!.customerId), ids.map((id) => iso(span.get(id)!.min)), ids.map((id) => iso(span.get(id)!.max))],
+  );
+}
+
+export async function touchGateways(q: Queryable, ids: number[]) {
+  return q.query<{ id: number; customer_id: number; old_status: number; status: number }>(
+    `UPDATE gateway g SET last_seen_at = now(), status = CASE WHEN g.status = 2 THEN 2 ELSE 1 END
+       FROM (SELECT id, status AS old_status FROM gateway WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE) o
+      WHERE g.id = o.id
+      RETURNING g.id, g.customer_id, o.old_status, g.status`,
+    [ids],
+  );
+}
+
+export async function insertRejects(q: Queryable, rejects: Reject[]) {
+  await q.query(
+    `INSERT INTO ingest_reject (gateway_sn, dev_no, reason, detail) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
+    [rejects.map((r) => r.sn), rejects.map((r) => r.dev), rejects.map((r) => r.reason), rejects.map((r) => r.detail.slice(0, 500))],
+  );
+}

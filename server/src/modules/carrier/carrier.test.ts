@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setup, type TestCtx } from '../../../test/helper.js';
+import { call, seedRecords, type Records } from '../dm/records.fixture.js';
+
+/** Building the app and seeding two customers through the API can be slow on a busy two-core machine. */
+const SETUP_MS = 180_000;
+let t: TestCtx;
+let a: Records;
+let b: Records;
+beforeAll(async () => {
+  t = await setup();
+  a = await seedRecords(t, 'alpha', 'Alpha', 'A1');
+  b = await seedRecords(t, 'beta', 'Beta', 'B1');
+}, SETUP_MS);
+afterAll(() => t.close());
+
+const req = (cookie: string, method: string, url: string, payload?: unknown) =>
+  t.app.inject({ method: method as any, url, headers: { cookie, 'accept-language': 'en-US' }, payload: payload as any }).then((r) => ({ status: r.statusCode, ...r.json() }));
+const body = (over: Record<string, unknown> = {}) => ({ name: 'Cold room', type: 4, sceneId: a.sceneId, ...over });
+
+describe('carrier rules of spec §5 (each passes and fails)', () => {
+  const cases: [string, Record<string, unknown>, string | null][] = [
+    ['zone min below max', { tempMin: 2, tempMax: 8 }, null],
+    ['zone min above max', { tempMin: 9, tempMax: 8 }, 'tempMin'],
+    ['zone with both bounds', { humMin: 10, humMax: 90 }, null],
+    ['zone with one bound', { humMin: 10 }, 'humMax'],
+    ['temperature inside -327.67..327.67', { tempMin: -327.67, tempMax: 327.67 }, null],
+    ['temperature outside', { tempMin: -400, tempMax: 8 }, 'tempMin'],
+    ['two decimals', { tempMin: 2.25, tempMax: 8 }, null],
+    ['three decimals', { tempMin: 2.255, tempMax: 8 }, 'tempMin'],
+    ['humidity 0..100', { humMin: 0, humMax: 100 }, null],
+    ['humidity above 100', { humMin: 0, humMax: 101 }, 'humMax'],
+    ['known type', { type: 7 }, null],
+    ['unknown type', { type: 9 }, 'type'],
+    ['name of 50', { name: 'n'.repeat(50) }, null],
+    ['name of 51', { name: 'n'.repeat(51) }, 'name'],
+  ];
+  it.each(cases)('%s', async (_label, over, field) => {
+    const r = await req(a.cookie, 'POST', '/service/carrier/add', body({ name: `C ${Math.random()}`.slice(0, 20), ...over }));
+    if (field === null) expect(r.state.code).toBe(200000);
+    else {
+      expect(r.status).toBe(400);
+      expect(r.result.errors).toHaveProperty(field);
+    }
+  });
+
+  it('rejects a duplicate name within a customer with 418, allows it for another customer', async () => {
+    const dup = await req(a.cookie, 'POST', '/service/carrier/add', body({ name: 'AlphaFridge' }));
+    expect(dup.state).toEqual({ code: 418, msg: 'The name already exists' });
+    const other = await req(b.cookie, 'POST', '/service/carrier/add', body({ name: 'AlphaFridge', sceneId: b.sceneId }));
+    expect(other.state.code).toBe(200000);
+    await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Cold room' }));
+    const rename = await req(a.cookie, 'PUT', '/service/carrier/update', body({ id: a.carrierId, name: 'Cold room' }));
+    expect(rename.state.code).toBe(418);
+  });
+
+  it('refuses a humidity zone on a carrier whose sensors are all thermometers', async () => {
+    const c = await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Thermo only', tempMin: 2, tempMax: 8 }));
+    await call(t, a.cookie, 'POST', '/service/sensor/add', { devNo: 'ALPHATONLY', type: 'lora_t', gatewayId: a.gatewayId, carrierId: c.id });
+    const bad = await req(a.cookie, 'PUT', '/service/carrier/update', body({ id: c.id, name: 'Thermo only', humMin: 30, humMax: 70 }));
+    expect(bad.status).toBe(400);
+    expect(bad.result.errors.humMin).toBe('A thermometer cannot have a humidity range');
+    // The seeded carrier has a hygrothermograph: its humidity zone stays editable.
+    const good = await req(a.cookie, 'PUT', '/service/carrier/update', body({ id: a.carrierId, name: 'AlphaFridge', type: 2, tempMin: 2, tempMax: 8, humMin: 35, humMax: 65, contactIds: [a.contactId] }));
+    expect(good.state.code).toBe(200000);
+  });
+});
+
+describe('carrier reads and writes', () => {
+  it('pages with filters: type, scene subtree, name, status', async () => {
+    const sub = await call(t, a.cookie, 'POST', '/service/scene/add', { label: 'Sub', parentId: a.sceneId });
+    await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Deep van', type: 3, sceneId: sub.id, status: 3 }));
+    const page = await call(t, a.cookie, 'GET', `/service/carrier/page?iDisplayStart=0&iDisplayLength=15&sceneId=${a.sceneId}&type=3`);
+    expect(page).toMatchObject({ total: 1, iDisplayStart: 0, iDisplayLength: 15 });
+    expect(page.rows[0]).toMatchObject({ name: 'Deep van', sceneId: sub.id, status: 3, customerName: 'Alpha Hospital' });
+    expect((await call(t, a.cookie, 'GET', '/service/carrier/page?name=deep&status=3')).total).toBe(1);
+    expect((await call(t, a.cookie, 'GET', '/service/carrier/page?name=deep&status=1')).total).toBe(0);
+    const all = await call(t, a.cookie, 'GET', '/service/carrier/page?iDisplayLength=2');
+    expect(all.rows).toHaveLength(2);
+    expect(all.total).toBeGreaterThan(2);
+    expect(JSON.stringify(all)).not.toContain('Beta');
+  });
+
+  it('shows contacts on detail and bound devices with latest values on atomCarrier', async () => {
+    const d = await call(t, a.cookie, 'GET', `/service/carrier/detail?id=${a.carrierId}`);
+    expect(d).toMatchObject({ id: a.carrierId, tempMin: 2, tempMax: 8, contactIds: [a.contactId] });
+    const atom = await call(t, a.cookie, 'GET', `/service/atomCarrier/${a.carrierId}`);
+    expect(atom.carrier.name).toBe('AlphaFridge');
+    expect(atom.sensors[0]).toMatchObject({ devNo: a.devNo, temp: 5, hum: 50, tempState: 'normal', inRange: true });
+    expect(atom.gateways[0]).toMatchObject({ sn: a.gatewaySn });
+    expect(atom.gateways[0]).not.toHaveProperty('secret_hash');
+  });
+
+  it("refuses contacts and scenes of another customer", async () => {
+    const foreignContact = await req(a.cookie, 'POST', '/service/carrier/add', body({ name: 'X1', contactIds: [b.contactId] }));
+    expect(foreignContact.status).toBe(404);
+    const foreignScene = await req(a.cookie, 'POST', '/service/carrier/add', body({ name: 'X2', sceneId: b.sceneId }));
+    expect(foreignScene.status).toBe(404);
+  });
+
+  it('refuses to delete a carrier with sensors bound, deletes one without', async () => {
+    const busy = await req(a.cookie, 'DELETE', `/service/carrier/del?ids=${a.carrierId}`);
+    expect(busy.state).toEqual({ code: 500000, msg: 'The carrier still has devices bound' });
+    const c = await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Spare box' }));
+    expect(await call(t, a.cookie, 'DELETE', `/service/carrier/del?ids=${c.id}`)).toEqual({ deleted: 1 });
+    const mixed = await req(a.cookie, 'DELETE', `/service/carrier/del?ids=${b.carrierId}`);
+    expect(mixed.status).toBe(404);
+    const log = await t.db.one(`SELECT count(*)::int AS n FROM sys_log WHERE module = 'carrier' AND method = 'del' AND result = 1`);
+    expect(log!.n).toBe(1);
+  });
+});

@@ -1,0 +1,79 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setup, type TestCtx } from '../../../test/helper.js';
+
+/** Building the app and seeding two customers through the API can be slow on a busy two-core machine. */
+const SETUP_MS = 180_000;
+let t: TestCtx;
+let base: string;
+beforeAll(async () => {
+  t = await setup();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+}, SETUP_MS);
+afterAll(() => t.close());
+
+/** Opens the stream and collects its text until stop() is called. */
+function open(cookie: string) {
+  let text = '';
+  let res: http.IncomingMessage | undefined;
+  const req = http.get(`${base}/service/live/stream`, { headers: { cookie } });
+  const ready = new Promise<http.IncomingMessage>((resolve) =>
+    req.on('response', (r) => {
+      res = r;
+      r.setEncoding('utf8');
+      r.on('data', (c) => (text += c));
+      r.once('data', () => resolve(r));
+    }),
+  );
+  req.on('error', () => undefined);
+  const waitFor = async (needle: string) => {
+    for (let i = 0; i < 200 && !text.includes(needle); i++) await new Promise((r) => setTimeout(r, 10));
+    return text;
+  };
+  return { ready, text: () => text, waitFor, stop: () => req.destroy(), status: () => res?.statusCode };
+}
+
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('live stream', () => {
+  it("forwards only the caller's customers' events, and drops its listeners on disconnect", async () => {
+    const base0 = t.bus.listenerCount('reading');
+    const alpha = open(await t.login('alpha'));
+    const beta = open(await t.login('beta'));
+    const r = await alpha.ready;
+    await beta.ready;
+    expect(r.headers['content-type']).toContain('text/event-stream');
+    await until(() => t.bus.listenerCount('reading') === base0 + 2);
+
+    const { a, b } = t.tenants;
+    t.bus.emit('reading', { customerId: b.customerId, sensorId: 2, devNo: 'BETAONLY', carrierId: null, ts: 2, temp: 7 });
+    t.bus.emit('reading', { customerId: a.customerId, sensorId: 1, devNo: 'ALPHAONE', carrierId: null, ts: 1, temp: 4.5 });
+    t.bus.emit('exception', { customerId: a.customerId, exceptionId: 9, carrierId: null, sensorId: 1, category: 'temp_high', ongoing: true });
+    t.bus.emit('deviceStatus', { customerId: b.customerId, kind: 'gateway', id: 3, status: 0 });
+
+    const aText = await alpha.waitFor('event: exception');
+    const bText = await beta.waitFor('event: deviceStatus');
+    expect(aText).toContain('event: reading\ndata: {"customerId":' + a.customerId);
+    expect(aText).toContain('ALPHAONE');
+    expect(aText).not.toContain('BETAONLY');
+    expect(aText).not.toContain('deviceStatus');
+    expect(bText).toContain('BETAONLY');
+    expect(bText).not.toContain('ALPHAONE');
+    expect(bText).not.toContain('temp_high');
+
+    alpha.stop();
+    beta.stop();
+    await until(() => t.bus.listenerCount('reading') === base0);
+    expect(t.bus.listenerCount('reading')).toBe(base0);
+    expect(t.bus.listenerCount('exception')).toBe(t.bus.listenerCount('reading') - base0 + t.bus.listenerCount('exception'));
+  });
+
+  it('needs a session', async () => {
+    const anon = await t.app.inject({ method: 'GET', url: '/service/live/stream' });
+    expect(anon.json().state.code).toBe(500100);
+  });
+});

@@ -1,0 +1,60 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import enUS from 'antd/locale/en_US';
+import { BrowserRouter } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { normalizeLang } from './lang';
+import { SessionReactions } from './reactions';
+import { AppRoutes } from './routes';
+import { ERROR_TOAST_SECONDS } from './errors';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    // The client already times out after 10 s (spec §9); a failed call is shown, not retried.
+    queries: { retry: false, refetchOnWindowFocus: false },
+  },
+});
+
+/** Cold-chain palette: ice blue primary on a cool grey canvas, deep navy menu. */
+export const THEME = {
+  algorithm: antdTheme.defaultAlgorithm,
+  token: {
+    colorPrimary: '#1d6fe0',
+    colorInfo: '#1d6fe0',
+    colorSuccess: '#16a34a',
+    colorWarning: '#f59e0b',
+    colorError: '#dc2626',
+    colorBgLayout: '#f1f4f9',
+    borderRadius: 6,
+    fontFamily:
+      "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Helvetica Neue', Arial, sans-serif",
+  },
+  components: {
+    Layout: { siderBg: '#0b1b33', headerBg: '#ffffff', headerHeight: 48, headerPadding: '0 12px', footerBg: 'transparent', footerPadding: '8px 16px' },
+    Menu: { darkItemBg: '#0b1b33', darkSubMenuItemBg: '#081428', darkItemSelectedBg: '#1d6fe0' },
+  },
+};
+
+function Providers() {
+  const { i18n } = useTranslation();
+  const lang = normalizeLang(i18n.language);
+  return (
+    <ConfigProvider locale={lang === 'en-US' ? enUS : zhCN} componentSize="small" theme={THEME}>
+      <AntApp message={{ duration: ERROR_TOAST_SECONDS, maxCount: 3 }}>
+        <BrowserRouter>
+          <SessionReactions />
+          <AppRoutes />
+        </BrowserRouter>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Providers />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,89 @@
+import { useCallback, useMemo } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { session, SESSION_KEYS } from './session';
+
+/** The user as the page-info call returns it (`userRsp`). */
+export interface UserRsp {
+  id: number;
+  account: string;
+  name: string;
+  customerId: number;
+  customerName: string;
+  customerCode?: string;
+  timeZone: string;
+  userType: number;
+  isAdmin: boolean;
+  guideOn: boolean;
+  locale: string | null;
+  mobile?: string | null;
+  email?: string | null;
+}
+
+/** Result of GET /service/mine/pageInfo (spec §4). */
+export interface PageInfo {
+  funcs: string[];
+  auths: Record<string, boolean>;
+  userRsp: UserRsp;
+  userType: number;
+}
+
+export const PAGE_INFO_KEY = ['pageInfo'] as const;
+
+export const fetchPageInfo = () => api.get<PageInfo>('/service/mine/pageInfo');
+
+/** True only if every code is held (spec §6: an action is allowed only if all required keys are true). */
+export function holdsAll(auths: Record<string, boolean> | undefined, codes: readonly string[]): boolean {
+  if (!auths) return false;
+  return codes.every((c) => auths[c] === true);
+}
+
+/** Page info remembered in session storage so a reload renders at once; the guard refreshes it. */
+export const readStoredPageInfo = () => session.get<PageInfo>(SESSION_KEYS.pageInfo);
+export const storePageInfo = (info: PageInfo) => session.set(SESSION_KEYS.pageInfo, info);
+
+/** Ends the session on the server and in the browser. Throws the server's failure (spec §8: 'exit failed'). */
+export async function logout(qc: QueryClient) {
+  try {
+    await api.get('/service/user/logout');
+  } finally {
+    session.clear();
+    qc.clear();
+  }
+}
+
+export interface Auth {
+  /** The signed-in user, undefined before the first page info. */
+  user: UserRsp | undefined;
+  /** Scope type of spec §6: 0 customer use, 1 customer management, 2 platform use, 3 platform management, -1 proxy. */
+  userType: number | undefined;
+  funcs: string[];
+  auths: Record<string, boolean>;
+  /** True only if the user holds every one of the given function codes. `can()` with no codes is true. */
+  can: (...codes: string[]) => boolean;
+  loggedIn: boolean;
+}
+
+/** The caller's identity and permissions, kept fresh by the login guard on every navigation. */
+export function useAuth(): Auth {
+  const { data } = useQuery({
+    queryKey: PAGE_INFO_KEY,
+    queryFn: fetchPageInfo,
+    // The guard fetches on each navigation; this hook only reads the cache.
+    enabled: false,
+    initialData: readStoredPageInfo,
+    staleTime: Infinity,
+  });
+  const auths = data?.auths ?? {};
+  const can = useCallback((...codes: string[]) => holdsAll(auths, codes), [auths]);
+  return useMemo(
+    () => ({ user: data?.userRsp, userType: data?.userType, funcs: data?.funcs ?? [], auths, can, loggedIn: !!data }),
+    [data, auths, can],
+  );
+}
+
+/** Logout bound to the query client. */
+export function useLogout() {
+  const qc = useQueryClient();
+  return useCallback(() => logout(qc), [qc]);
+}

@@ -1,0 +1,74 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Result, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { fetchPageInfo, logout, PAGE_INFO_KEY, storePageInfo, type PageInfo } from './auth';
+import { applyStoredLanguage } from './i18n';
+import { ERROR_TOAST_SECONDS } from './errors';
+import { session, SESSION_KEYS } from './session';
+import { SCENE_TREE_KEY } from '../ui/OrgTree';
+
+/**
+ * The login guard of spec §4: on every navigation to a page that needs a session, page info
+ * is fetched; no functions → logout and 'no access permission'; otherwise user, user type,
+ * funcs and the auth map are kept (query cache + session storage). Coming from login, or with
+ * the hash #refreshTree, the scene tree is reloaded. A missing session (500100 / HTTP 401) is
+ * sent to login by SessionReactions.
+ */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [ready, setReady] = useState(() => qc.getQueryData(PAGE_INFO_KEY) !== undefined);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    qc.fetchQuery<PageInfo>({ queryKey: PAGE_INFO_KEY, queryFn: fetchPageInfo, staleTime: 0 })
+      .then(async (info) => {
+        if (!live) return;
+        if (!info.funcs?.length) {
+          void message.error({ content: t('common:error.noAccess'), duration: ERROR_TOAST_SECONDS });
+          await logout(qc).catch(() => undefined);
+          navigate('/login', { replace: true });
+          return;
+        }
+        storePageInfo(info);
+        applyStoredLanguage(info.userRsp?.locale);
+        if (session.get(SESSION_KEYS.fromLogin) || location.hash === '#refreshTree') {
+          session.remove(SESSION_KEYS.fromLogin);
+          void qc.invalidateQueries({ queryKey: SCENE_TREE_KEY });
+        }
+        setFailed(false);
+        setReady(true);
+      })
+      .catch(() => {
+        // §8 reactions (toast, to login) are global (SessionReactions); here only a retry.
+        if (live) setFailed(true);
+      });
+    return () => {
+      live = false;
+    };
+    // Every navigation (key changes on each one, also to the same path).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [location.key, attempt]);
+
+  if (!ready && failed)
+    return (
+      <Result
+        status="warning"
+        title={t('common:error.loadFailed')}
+        extra={
+          <Button type="primary" onClick={() => setAttempt((n) => n + 1)}>
+            {t('common:action.retry')}
+          </Button>
+        }
+      />
+    );
+  if (!ready) return <Spin fullscreen size="large" />;
+  return <>{children}</>;
+}

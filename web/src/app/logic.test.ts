@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { TFunction } from 'i18next';
+import { ApiError } from '../api/client';
+import { holdsAll } from './auth';
+import { errorMessage, reactionFor } from './errors';
+import { loginPath, safeRedirect } from './reactions';
+import { redirectTarget } from '../features/system/RedirectPage';
+
+const t = ((k: string) => k) as unknown as TFunction;
+
+describe('permissions', () => {
+  it('allows an action only if every code is held', () => {
+    const auths = { viewEx: true, editEx: true };
+    expect(holdsAll(auths, ['viewEx'])).toBe(true);
+    expect(holdsAll(auths, ['viewEx', 'editEx'])).toBe(true);
+    expect(holdsAll(auths, ['viewEx', 'removeEx'])).toBe(false);
+    expect(holdsAll(undefined, ['viewEx'])).toBe(false);
+    expect(holdsAll(auths, [])).toBe(true);
+  });
+});
+
+describe('§8 reactions', () => {
+  it('sends an expired session to login at once', () => {
+    expect(reactionFor(new ApiError(500100, '', 401), t)).toMatchObject({ kind: 'login', delayMs: 0 });
+    expect(reactionFor(new ApiError(500100, 'expired', 200), t)).toMatchObject({ kind: 'login', text: 'expired' });
+  });
+  it('shows login expired on HTTP 403, then login after one second', () => {
+    expect(reactionFor(new ApiError(500000, '', 403), t)).toEqual({ kind: 'login', text: 'common:error.loginExpired', delayMs: 1000 });
+  });
+  it('tells offline from timeout when nothing answers', () => {
+    expect(reactionFor(new ApiError(0, 'offline', 0), t)).toEqual({ kind: 'toast', text: 'common:error.offline' });
+    expect(reactionFor(new ApiError(0, 'timeout', 0), t)).toEqual({ kind: 'toast', text: 'common:error.timeout' });
+  });
+  it('leaves entity failures to the page', () => {
+    expect(reactionFor(new ApiError(418, 'exists', 200), t).kind).toBe('none');
+    expect(reactionFor(new ApiError(400, 'bad', 400), t).kind).toBe('none');
+    expect(reactionFor(new ApiError(500088, 'pw', 200), t).kind).toBe('none');
+  });
+  it('prefers the server message, else the catalogue', () => {
+    expect(errorMessage(new ApiError(500088, 'Wrong password', 200), t)).toBe('Wrong password');
+    expect(errorMessage(new ApiError(500088, '', 200), t)).toBe('common:error.passwordError');
+    expect(errorMessage(new ApiError(404, '', 404), t)).toBe('common:error.notFound');
+    expect(errorMessage(new Error('x'), t)).toBe('common:error.failed');
+  });
+});
+
+describe('redirects', () => {
+  it('keeps login redirects inside the app', () => {
+    expect(safeRedirect('/historyData?deviceNo=1')).toBe('/historyData?deviceNo=1');
+    expect(safeRedirect('//evil.example')).toBe('/home');
+    expect(safeRedirect('https://evil.example')).toBe('/home');
+    expect(safeRedirect('/login?redirect=/x')).toBe('/home');
+    expect(safeRedirect(null)).toBe('/home');
+    expect(loginPath('/abnormal/dataex')).toBe('/login?redirect=%2Fabnormal%2Fdataex');
+    expect(loginPath('/')).toBe('/login');
+  });
+  it('the refresh helper goes back to the given path', () => {
+    expect(redirectTarget('databoard/deviceMonitor', '')).toBe('/databoard/deviceMonitor');
+    expect(redirectTarget('historyData', '?deviceNo=5')).toBe('/historyData?deviceNo=5');
+    expect(redirectTarget('', '')).toBe('/home');
+  });
+});
+
+describe('catalogues', () => {
+  const files = import.meta.glob('../locales/*/*.json', { eager: true, import: 'default' }) as Record<string, Record<string, unknown>>;
+  const cat = (lang: string, ns: string) => files[`../locales/${lang}/${ns}.json`];
+  const flat = (o: Record<string, unknown>, p = ''): string[] =>
+    Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? flat(v as Record<string, unknown>, `${p}${k}.`) : [`${p}${k}`]));
+  for (const ns of ['common', 'shell', 'login', 'home']) {
+    it(`${ns}: both languages carry the same keys`, () => {
+      expect(cat('zh-CN', ns)).toBeDefined();
+      expect(flat(cat('en-US', ns)).sort()).toEqual(flat(cat('zh-CN', ns)).sort());
+    });
+  }
+  it('every namespace exists in both languages', () => {
+    const names = (lang: string) => Object.keys(files).filter((f) => f.includes(`/${lang}/`)).map((f) => f.split('/').pop()).sort();
+    expect(names('en-US')).toEqual(names('zh-CN'));
+  });
+});

@@ -1,0 +1,48 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { Result } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from './auth';
+import { RequireAuth } from './guard';
+import { PAGES, SECTION_REDIRECTS, type PageDef } from './pages';
+import { ShellLayout } from './shell/ShellLayout';
+import LoginPage from '../features/login/LoginPage';
+
+const NotFoundPage = lazy(() => import('../features/system/NotFoundPage'));
+const RedirectPage = lazy(() => import('../features/system/RedirectPage'));
+
+/** A page behind its function codes: without them the shell shows 'no permission'. */
+function PageGate({ page }: { page: PageDef }) {
+  const { can } = useAuth();
+  const { t } = useTranslation();
+  if (page.funcs && !can(...page.funcs)) return <Result status="403" title="403" subTitle={t('common:error.noPermission')} />;
+  return <page.Component />;
+}
+
+/** Routes of spec §2. BrowserRouter: the server answers index.html for unknown GETs. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<Navigate to="/home" replace />} />
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/404" element={<NotFoundPage />} />
+      <Route
+        element={
+          <RequireAuth>
+            <ShellLayout />
+          </RequireAuth>
+        }
+      >
+        {PAGES.map((p) => (
+          <Route key={p.path} path={p.path} element={<PageGate page={p} />} />
+        ))}
+        {Object.entries(SECTION_REDIRECTS).map(([from, to]) => (
+          <Route key={from} path={from} element={<Navigate to={to} replace />} />
+        ))}
+        <Route path="/redirect/*" element={<RedirectPage />} />
+      </Route>
+      <Route path="*" element={<Navigate to="/404" replace />} />
+    </Routes>
+  );
+}
+

@@ -1,0 +1,92 @@
+import { Suspense, useEffect, useReducer, useRef, useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Button, Layout, Spin, Tooltip } from 'antd';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { LogoMark } from '../../ui/Logo';
+import { ErrorBoundary } from '../ErrorBoundary';
+import { pageByPath } from '../pages';
+import { session, SESSION_KEYS } from '../session';
+import { HOME_PATH, nextPathAfter, normalizeTabs, tabsReducer, type Tab, type TabsAction } from '../tabs';
+import { LanguageSwitch } from './LanguageSwitch';
+import { ShellFooter } from './ShellFooter';
+import { SideMenu } from './SideMenu';
+import { TabsBar } from './TabsBar';
+import { UserMenu } from './UserMenu';
+import './shell.css';
+
+export const SIDER_WIDTH = 210;
+export const SIDER_COLLAPSED = 65;
+
+/** The common layout of spec §2: left menu, header with tabs, language, user menu; footer. */
+export function ShellLayout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [collapsed, setCollapsed] = useState(() => session.get<boolean>('siderCollapsed') ?? false);
+  const [tabs, dispatch] = useReducer(tabsReducer, undefined, () => normalizeTabs(session.get<Tab[]>(SESSION_KEYS.tabs) ?? []));
+
+  const page = pageByPath(location.pathname);
+  const lastActive = useRef(HOME_PATH);
+  if (page) lastActive.current = page.path;
+  const activeKey = lastActive.current;
+
+  useEffect(() => {
+    if (page) dispatch({ type: 'open', tab: { key: page.path, path: location.pathname + location.search, titleKey: page.titleKey } });
+  }, [page, location.pathname, location.search]);
+
+  useEffect(() => session.set(SESSION_KEYS.tabs, tabs), [tabs]);
+  useEffect(() => session.set('siderCollapsed', collapsed), [collapsed]);
+
+  const onAction = (action: TabsAction) => {
+    const to = nextPathAfter(tabs, action, activeKey);
+    dispatch(action);
+    if (to) navigate(to);
+  };
+
+  return (
+    <Layout className="cw-shell">
+      <Layout.Sider className="cw-sider" width={SIDER_WIDTH} collapsedWidth={SIDER_COLLAPSED} collapsed={collapsed} trigger={null}>
+        <div className="cw-brand" onClick={() => navigate(HOME_PATH)}>
+          <LogoMark size={30} />
+          {!collapsed && <span className="cw-brand-name">{t('common:product')}</span>}
+        </div>
+        <SideMenu collapsed={collapsed} />
+      </Layout.Sider>
+      <Layout className="cw-main">
+        <Layout.Header className="cw-header">
+          <Tooltip title={t(collapsed ? 'shell:expandMenu' : 'shell:collapseMenu')}>
+            <Button
+              type="text"
+              className="cw-collapse"
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => setCollapsed((c) => !c)}
+              aria-label={t(collapsed ? 'shell:expandMenu' : 'shell:collapseMenu')}
+            />
+          </Tooltip>
+          <div className="cw-tabs-wrap">
+            <TabsBar
+              tabs={tabs}
+              activeKey={activeKey}
+              onOpen={(tab) => navigate(tab.path)}
+              onRefresh={(tab) => navigate(`/redirect${tab.path}`, { replace: true })}
+              onAction={onAction}
+            />
+          </div>
+          <div className="cw-header-right">
+            <LanguageSwitch loggedIn />
+            <UserMenu />
+          </div>
+        </Layout.Header>
+        <Layout.Content className="cw-content">
+          <ErrorBoundary key={location.pathname}>
+            <Suspense fallback={<Spin className="cw-page-spin" />}>
+              <Outlet />
+            </Suspense>
+          </ErrorBoundary>
+        </Layout.Content>
+        <ShellFooter />
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * /abnormal/dataex: the exception records (spec §3, §4): filters by status, category and start
+ * time; each record's value against its limits, duration (ongoing ones count up), status; a
+ * dialog to handle it and a link to the device's history around it.
+ */
+import { useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Badge, Button, Descriptions, Space, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { HistoryOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { EXCEPTION_CATEGORIES, EXCEPTION_STATUS } from '@coldwatch/contract';
+import { useAuth } from '../../app/auth';
+import { PageCard, PagedTable, SearchBar, type PagedResult, type PagedTableRef, type SearchField } from '../../ui';
+import { api } from '../../api/client';
+import { formatInZone, num, RANGE_COLORS, toMs } from '../databoard/monitorState';
+import { HandleDialog } from './HandleDialog';
+import { categoryUnit, exceptionSeconds, formatDuration, historyWindow, isDataCategory, type DurationUnit } from './exceptionFormat';
+import type { ExceptionRow } from './types';
+
+const STATUS_BADGE: Record<number, 'error' | 'success' | 'default'> = {
+  [EXCEPTION_STATUS.pending]: 'error',
+  [EXCEPTION_STATUS.processed]: 'success',
+  [EXCEPTION_STATUS.closed]: 'default',
+};
+
+const CATEGORY_COLOR: Record<string, string> = {
+  temp_high: 'orange',
+  temp_low: 'blue',
+  hum_high: 'gold',
+  hum_low: 'cyan',
+  sensor_connect: 'default',
+  gateway_connect: 'default',
+  gateway_blackout: 'red',
+};
+
+/** Server rows may carry numeric strings and ISO times. */
+function normaliseRow(r: any): ExceptionRow {
+  return {
+    ...r,
+    id: Number(r.id),
+    status: Number(r.status),
+    ongoing: !!r.ongoing,
+    startTs: toMs(r.startTs) ?? 0,
+    endTs: toMs(r.endTs),
+    durationS: num(r.durationS),
+    firstValue: num(r.firstValue),
+    peakValue: num(r.peakValue),
+    limitMin: num(r.limitMin),
+    limitMax: num(r.limitMax),
+  };
+}
+
+const fetchPage = async (p: Record<string, string | number | boolean | undefined | null>): Promise<PagedResult<ExceptionRow>> => {
+  const r = await api.get<PagedResult<unknown>>('/service/exception/page', p);
+  return { ...r, rows: (r.rows ?? []).map(normaliseRow) };
+};
+
+const v2 = (v: number | null) => (v === null ? '--' : String(Number(v.toFixed(2))));
+
+export default function ExceptionListPage() {
+  const { t } = useTranslation('abnormal');
+  const { user, can } = useAuth();
+  const timeZone = user?.timeZone ?? null;
+  const [search] = useSearchParams();
+  const carrierId = search.get('carrierId') ?? undefined;
+
+  const [filters, setFilters] = useState<{ status?: number; category?: string; start?: number; end?: number }>({});
+  const [handling, setHandling] = useState<ExceptionRow | null>(null);
+  const table = useRef<PagedTableRef>(null);
+
+  const params = useMemo(() => ({ ...filters, carrierId }), [filters, carrierId]);
+
+  const unit = (u: DurationUnit, n: number) => t(`unit.${u}`, { count: n });
+  const canHandle = can('editEx');
+
+  const columns: ColumnsType<ExceptionRow> = [
+    {
+      title: t('col.time'),
+      dataIndex: 'startTs',
+      width: 170,
+      render: (ts: number, r) => (
+        <div>
+          <div>{formatInZone(ts, timeZone)}</div>
+          {!r.ongoing && r.endTs && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('ended', { time: formatInZone(r.endTs, timeZone, 'MM-DD HH:mm:ss') })}
+            </Typography.Text>
+          )}
+        </div>
+      ),
+    },
+    { title: t('col.carrier'), dataIndex: 'carrierName', ellipsis: true, render: (v: string | null) => v ?? '--' },
+    { title: t('col.device'), dataIndex: 'devNo', width: 150, render: (v: string | null) => <span style={{ fontFamily: 'ui-monospace, monospace' }}>{v ?? '--'}</span> },
+    {
+      title: t('col.category'),
+      dataIndex: 'category',
+      width: 150,
+      render: (c: string) => (
+        <Tag color={CATEGORY_COLOR[c] ?? 'default'} style={{ marginInlineEnd: 0 }}>
+          {t(`category.${c}`, { defaultValue: c })}
+        </Tag>
+      ),
+    },
+    {
+      title: t('col.value'),
+      key: 'value',
+      width: 200,
+      render: (_, r) => {
+        if (!isDataCategory(r.category)) return <Typography.Text type="secondary">--</Typography.Text>;
+        const u = categoryUnit(r.category);
+        const color = r.category.endsWith('_high') ? RANGE_COLORS.high : r.category.endsWith('_low') ? RANGE_COLORS.low : undefined;
+        return (
+          <div style={{ lineHeight: 1.4 }}>
+            <div>
+              <b style={{ color }}>{t('value.peak', { v: `${v2(r.peakValue)} ${u}` })}</b>
+              <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineStart: 8 }}>
+                {t('value.first', { v: v2(r.firstValue) })}
+              </Typography.Text>
+            </div>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('value.limits', { min: v2(r.limitMin), max: v2(r.limitMax) })}
+            </Typography.Text>
+          </div>
+        );
+      },
+    },
+    {
+      title: t('col.duration'),
+      key: 'duration',
+      width: 160,
+      render: (_, r) => {
+        const d = formatDuration(exceptionSeconds(r), unit);
+        return r.ongoing ? (
+          <Tag color="red" variant="filled">
+            {t('ongoingFor', { d })}
+          </Tag>
+        ) : (
+          d
+        );
+      },
+    },
+    {
+      title: t('col.status'),
+      dataIndex: 'status',
+      width: 100,
+      render: (s: number) => <Badge status={STATUS_BADGE[s] ?? 'default'} text={t(`status.${s}`, { defaultValue: String(s) })} />,
+    },
+    {
+      title: t('col.actions'),
+      key: 'actions',
+      width: 170,
+      render: (_, r) => {
+        const [start, end] = historyWindow(r);
+        return (
+          <Space size={4}>
+            {canHandle && r.status === EXCEPTION_STATUS.pending && (
+              <Button type="link" size="small" onClick={() => setHandling(r)}>
+                {t('action.handle')}
+              </Button>
+            )}
+            {r.devNo && (
+              <Tooltip title={t('action.history')}>
+                <Link to={`/historyData?deviceNo=${encodeURIComponent(r.devNo)}&start=${start}&end=${end}`}>
+                  <Button type="link" size="small" icon={<HistoryOutlined />}>
+                    {t('action.history')}
+                  </Button>
+                </Link>
+              </Tooltip>
+            )}
+          </Space>
+        );
+      },
+    },
+  ];
+
+  const fields: SearchField[] = [
+    { name: 'status', type: 'select', label: t('filter.status'), width: 130, options: Object.values(EXCEPTION_STATUS).map((s) => ({ value: s, label: t(`status.${s}`) })) },
+    { name: 'category', type: 'select', label: t('filter.category'), width: 170, options: EXCEPTION_CATEGORIES.map((c) => ({ value: c, label: t(`category.${c}`) })) },
+    { name: 'range', type: 'datetimeRange', label: t('filter.range') },
+  ];
+
+  return (
+    <PageCard>
+      <SearchBar
+        fields={fields}
+        onSearch={(v) => {
+          const r = v.range as [number, number] | undefined;
+          setFilters({ status: v.status as number | undefined, category: v.category as string | undefined, start: r?.[0], end: r?.[1] });
+        }}
+        extra={<Button icon={<ReloadOutlined />} onClick={() => table.current?.reload()} aria-label={t('filter.query')} />}
+      />
+      <PagedTable<ExceptionRow>
+        ref={table}
+        queryKey={['exception', 'page']}
+        request={fetchPage}
+        params={params}
+        size="middle"
+        rowKey="id"
+        columns={columns}
+        refetchInterval={30_000}
+        locale={{ emptyText: t('empty') }}
+        scroll={{ x: 1100 }}
+        expandable={{
+          rowExpandable: (r) => !!(r.reason || r.measures),
+          expandedRowRender: (r) => (
+            <Descriptions size="small" column={1}>
+              <Descriptions.Item label={t('detail.reason')}>{r.reason || '--'}</Descriptions.Item>
+              <Descriptions.Item label={t('detail.measures')}>{r.measures || '--'}</Descriptions.Item>
+            </Descriptions>
+          ),
+        }}
+      />
+      <HandleDialog row={handling} onClose={() => setHandling(null)} onDone={() => table.current?.reload()} />
+    </PageCard>
+  );
+}

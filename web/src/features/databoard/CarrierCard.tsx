@@ -1,0 +1,123 @@
+import { memo } from 'react';
+import { Card, Tag, Tooltip, Typography } from 'antd';
+import { WarningFilled } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { carrierIcon } from './carrierIcons';
+import {
+  carrierState,
+  fmtValue,
+  fmtZone,
+  formatInZone,
+  isOffline,
+  rangeState,
+  RANGE_COLORS,
+  type MonitorCarrier,
+  type MonitorSensor,
+  type RangeState,
+} from './monitorState';
+
+const STATE_BORDER: Record<ReturnType<typeof carrierState>, string> = {
+  alarm: '#fa8c16',
+  offline: '#bfbfbf',
+  ok: '#52c41a',
+  empty: '#d9d9d9',
+};
+
+interface Props {
+  carrier: MonitorCarrier;
+  timeZone?: string | null;
+  onSensor: (s: MonitorSensor) => void;
+}
+
+function Value({ value, state, unit, offline, label }: { value: number | null; state: RangeState; unit: string; offline: boolean; label: string }) {
+  const color = offline ? '#bfbfbf' : RANGE_COLORS[state];
+  return (
+    <Tooltip title={label}>
+      <span className="cw-mon-value" style={{ color }} data-range={offline ? 'offline' : state}>
+        {fmtValue(value)}
+        <small>{unit}</small>
+      </span>
+    </Tooltip>
+  );
+}
+
+function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCarrier; sensor: MonitorSensor; timeZone?: string | null; onSensor: (s: MonitorSensor) => void }) {
+  const { t } = useTranslation('monitor');
+  const offline = isOffline(sensor);
+  const tState = rangeState(sensor.lastTemp, carrier.tempMin, carrier.tempMax);
+  const hState = rangeState(sensor.lastHum, carrier.humMin, carrier.humMax);
+  const showHum = sensor.lastHum !== null || /_th/.test(sensor.type);
+  const ongoing = sensor.ongoing && sensor.ongoing.length > 0;
+  return (
+    <button
+      type="button"
+      className={`cw-mon-sensor${offline ? ' is-offline' : ''}`}
+      onClick={() => onSensor(sensor)}
+      title={t('openHistory', { devNo: sensor.devNo })}
+    >
+      <div className="cw-mon-sensor-head">
+        <span className="cw-mon-devno">{sensor.devNo}</span>
+        {ongoing && (
+          <Tooltip title={t('ongoing')}>
+            <WarningFilled style={{ color: '#fa541c' }} />
+          </Tooltip>
+        )}
+        <Tag color={offline ? 'default' : 'success'} variant="filled" style={{ marginInlineEnd: 0, marginInlineStart: 'auto' }}>
+          {t(`sensorStatus.${sensor.status}`, { defaultValue: String(sensor.status) })}
+        </Tag>
+      </div>
+      <div className="cw-mon-values">
+        <div>
+          <Value value={sensor.lastTemp} state={tState} unit="℃" offline={offline} label={`${t('temp')} · ${t(`range.${tState}`)}`} />
+          <div className="cw-mon-zone">{fmtZone(carrier.tempMin, carrier.tempMax) || '\u00a0'}</div>
+        </div>
+        {showHum && (
+          <div>
+            <Value value={sensor.lastHum} state={hState} unit="%RH" offline={offline} label={`${t('hum')} · ${t(`range.${hState}`)}`} />
+            <div className="cw-mon-zone">{fmtZone(carrier.humMin, carrier.humMax) || '\u00a0'}</div>
+          </div>
+        )}
+      </div>
+      <div className="cw-mon-time">{sensor.lastTs ? formatInZone(sensor.lastTs, timeZone, 'MM-DD HH:mm:ss') : t('noReading')}</div>
+    </button>
+  );
+}
+
+export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSensor }: Props) {
+  const { t } = useTranslation('monitor');
+  const state = carrierState(carrier);
+  return (
+    <Card
+      size="small"
+      className={`cw-mon-card is-${state}`}
+      style={{ borderTop: `3px solid ${STATE_BORDER[state]}` }}
+      styles={{ body: { padding: 8 } }}
+      title={
+        <span className="cw-mon-title">
+          <span className="cw-mon-icon">{carrierIcon(carrier.type)}</span>
+          <Typography.Text ellipsis={{ tooltip: carrier.name }} strong>
+            {carrier.name}
+          </Typography.Text>
+        </span>
+      }
+      extra={
+        <span className="cw-mon-extra">
+          {t(`carrierType.${carrier.type}`, { defaultValue: '' })}
+          {carrier.status !== 1 && (
+            <Tag style={{ marginInlineStart: 6, marginInlineEnd: 0 }}>{t(`carrierStatus.${carrier.status}`, { defaultValue: String(carrier.status) })}</Tag>
+          )}
+        </span>
+      }
+    >
+      {carrier.sensors.length === 0 ? (
+        <div className="cw-mon-nosensor">{t('noSensors')}</div>
+      ) : (
+        <div className="cw-mon-sensors">
+          {carrier.sensors.map((s) => (
+            <SensorRow key={s.id} carrier={carrier} sensor={s} timeZone={timeZone} onSensor={onSensor} />
+          ))}
+        </div>
+      )}
+    </Card>
+  );
+});

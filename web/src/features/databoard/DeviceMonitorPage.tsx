@@ -1,0 +1,184 @@
+/**
+ * /databoard/deviceMonitor: the live board. Carriers of the chosen organisation node as cards,
+ * each sensor's latest temperature/humidity coloured against the carrier's zone; kept current by
+ * the live stream, with a periodic refresh as the fallback.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Empty, Input, Segmented, Select, Spin } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { CARRIER_TYPES } from '@coldwatch/contract';
+import { api } from '../../api/client';
+import { useAuth } from '../../app/auth';
+import { CarrierCard } from './CarrierCard';
+import { SceneFilterTree, type SceneSelection } from './SceneFilterTree';
+import { useLiveStream } from './useLiveStream';
+import {
+  applyEvent,
+  carrierState,
+  isOffline,
+  mergeFresh,
+  normaliseCarrier,
+  rangeState,
+  RANGE_COLORS,
+  type LiveEvent,
+  type MonitorCarrier,
+  type MonitorSensor,
+} from './monitorState';
+import './monitor.css';
+
+/** Fallback refresh: often while the stream is down, rarely while it is up (spec §3 "monitoring auto-refresh"). */
+const REFRESH_DOWN_S = 30;
+const REFRESH_UP_S = 300;
+
+type StateFilter = 'all' | 'alarm' | 'offline' | 'normal';
+
+const asList = (r: unknown): any[] => (Array.isArray(r) ? r : ((r as any)?.rows ?? (r as any)?.list ?? []));
+
+export default function DeviceMonitorPage() {
+  const { t } = useTranslation('monitor');
+  const navigate = useNavigate();
+  const { user } = useAuth();
+  const timeZone = user?.timeZone ?? null;
+
+  const [selection, setSelection] = useState<SceneSelection>({});
+  const [type, setType] = useState<number | undefined>();
+  const [stateFilter, setStateFilter] = useState<StateFilter>('all');
+  const [search, setSearch] = useState('');
+  const [carriers, setCarriers] = useState<MonitorCarrier[]>([]);
+
+  const streamRef = useRef<string>('connecting');
+  const refetchRef = useRef<() => void>(() => {});
+  const onEvents = useCallback((events: LiveEvent[]) => {
+    setCarriers((cur) => events.reduce(applyEvent, cur));
+    // An exception changes the carrier's open-exception count the list carries: read it again.
+    if (events.some((e) => e.type === 'exception')) refetchRef.current();
+  }, []);
+  const list = useQuery({
+    queryKey: ['dm', 'monitorList', selection.sceneId, selection.customerId, type],
+    queryFn: () => api.get<unknown>('/service/dm/monitorList', { sceneId: selection.sceneId, customerId: selection.customerId, type }),
+    refetchInterval: () => (streamRef.current === 'connected' ? REFRESH_UP_S : REFRESH_DOWN_S) * 1000,
+    refetchIntervalInBackground: false,
+  });
+  refetchRef.current = () => void list.refetch();
+  const streamState = useLiveStream(onEvents, { onOpen: () => void list.refetch() });
+  streamRef.current = streamState;
+
+  useEffect(() => {
+    if (list.data === undefined) return;
+    const fresh = asList(list.data).map(normaliseCarrier);
+    setCarriers((cur) => mergeFresh(fresh, cur));
+  }, [list.data]);
+
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return carriers.filter((c) => {
+      if (type && c.type !== type) return false;
+      if (selection.customerId && c.customerId !== undefined && Number(c.customerId) !== selection.customerId) return false;
+      if (q && !c.name.toLowerCase().includes(q) && !c.sensors.some((s) => s.devNo.toLowerCase().includes(q))) return false;
+      if (stateFilter === 'all') return true;
+      const st = carrierState(c);
+      if (stateFilter === 'alarm') return st === 'alarm';
+      if (stateFilter === 'offline') return st === 'offline' || c.sensors.some(isOffline);
+      return st === 'ok';
+    });
+  }, [carriers, type, selection.customerId, search, stateFilter]);
+
+  const summary = useMemo(() => {
+    let sensors = 0;
+    let online = 0;
+    let alarm = 0;
+    for (const c of shown)
+      for (const s of c.sensors) {
+        sensors += 1;
+        if (isOffline(s)) continue;
+        online += 1;
+        if (rangeState(s.lastTemp, c.tempMin, c.tempMax) === 'high' || rangeState(s.lastTemp, c.tempMin, c.tempMax) === 'low' || rangeState(s.lastHum, c.humMin, c.humMax) === 'high' || rangeState(s.lastHum, c.humMin, c.humMax) === 'low') alarm += 1;
+      }
+    return { carriers: shown.length, sensors, online, offline: sensors - online, alarm };
+  }, [shown]);
+
+  const openHistory = useCallback((s: MonitorSensor) => navigate(`/historyData?deviceNo=${encodeURIComponent(s.devNo)}`), [navigate]);
+
+  const typeOptions = useMemo(
+    () => [{ value: 0, label: t('filter.allTypes') }, ...CARRIER_TYPES.map((c) => ({ value: c.type, label: t(`carrierType.${c.type}`) }))],
+    [t],
+  );
+
+  return (
+    <div className="cw-mon-page">
+      <aside className="cw-mon-tree" aria-label={t('orgTree')}>
+        <SceneFilterTree value={selection} onChange={setSelection} />
+      </aside>
+      <section className="cw-mon-main">
+        <div className="cw-mon-toolbar">
+          <Select
+            aria-label={t('filter.type')}
+            style={{ width: 150 }}
+            value={type ?? 0}
+            options={typeOptions}
+            onChange={(v) => setType(v || undefined)}
+          />
+          <Segmented<StateFilter>
+            value={stateFilter}
+            onChange={setStateFilter}
+            options={(['all', 'alarm', 'offline', 'normal'] as const).map((k) => ({ value: k, label: t(`filter.${k}`) }))}
+          />
+          <Input.Search allowClear placeholder={t('filter.search')} style={{ width: 220 }} onSearch={setSearch} onChange={(e) => !e.target.value && setSearch('')} />
+          <span className="cw-mon-spacer" />
+          <span className="cw-mon-legend">
+            <span style={{ ['--c' as any]: RANGE_COLORS.high }}>{t('range.high')}</span>
+            <span style={{ ['--c' as any]: RANGE_COLORS.ok }}>{t('range.ok')}</span>
+            <span style={{ ['--c' as any]: RANGE_COLORS.low }}>{t('range.low')}</span>
+            <span style={{ ['--c' as any]: '#bfbfbf' }}>{t('filter.offline')}</span>
+          </span>
+          <span className={`cw-mon-live is-${streamState}`} title={timeZone ? t('timeZone', { tz: timeZone }) : undefined}>
+            <i />
+            {streamState === 'connected' ? t('live.connected') : streamState === 'connecting' ? t('live.connecting') : t('live.disconnected', { seconds: REFRESH_DOWN_S })}
+          </span>
+          <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching} aria-label={t('refresh')} />
+        </div>
+        <div className="cw-mon-toolbar cw-mon-summary">
+          <span>
+            {t('summary.carriers')}
+            <b>{summary.carriers}</b>
+          </span>
+          <span>
+            {t('summary.sensors')}
+            <b>{summary.sensors}</b>
+          </span>
+          <span>
+            {t('summary.online')}
+            <b style={{ color: '#389e0d' }}>{summary.online}</b>
+          </span>
+          <span>
+            {t('summary.offline')}
+            <b style={{ color: '#8c8c8c' }}>{summary.offline}</b>
+          </span>
+          <span>
+            {t('summary.alarm')}
+            <b style={{ color: RANGE_COLORS.high }}>{summary.alarm}</b>
+          </span>
+          {timeZone && <span style={{ marginInlineStart: 'auto' }}>{t('timeZone', { tz: timeZone })}</span>}
+        </div>
+        {list.isError && carriers.length === 0 ? (
+          <Alert type="error" showIcon title={t('loadFailed')} action={<Button size="small" onClick={() => void list.refetch()}>{t('retry')}</Button>} />
+        ) : list.isPending ? (
+          <div style={{ textAlign: 'center', padding: 48 }}>
+            <Spin />
+          </div>
+        ) : shown.length === 0 ? (
+          <Empty description={t('empty')} style={{ background: '#fff', padding: 48, borderRadius: 8, margin: 0 }} />
+        ) : (
+          <div className="cw-mon-grid">
+            {shown.map((c) => (
+              <CarrierCard key={c.id} carrier={c} timeZone={timeZone} onSensor={openHistory} />
+            ))}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+/** A small React wrapper over echarts/core with only the parts the history chart uses. */
+import { useEffect, useRef } from 'react';
+import * as echarts from 'echarts/core';
+import { LineChart, type LineSeriesOption } from 'echarts/charts';
+import {
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  TooltipComponent,
+  type DataZoomComponentOption,
+  type GridComponentOption,
+  type LegendComponentOption,
+  type MarkAreaComponentOption,
+  type MarkLineComponentOption,
+  type TooltipComponentOption,
+} from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+
+echarts.use([LineChart, GridComponent, TooltipComponent, DataZoomComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, CanvasRenderer]);
+
+export type ChartOption = echarts.ComposeOption<
+  | LineSeriesOption
+  | GridComponentOption
+  | TooltipComponentOption
+  | DataZoomComponentOption
+  | LegendComponentOption
+  | MarkAreaComponentOption
+  | MarkLineComponentOption
+>;
+
+interface Props {
+  option: ChartOption;
+  height?: number | string;
+  /** Called with the plot width on mount and on resize. */
+  onWidth?: (width: number) => void;
+}
+
+export function EChart({ option, height = 380, onWidth }: Props) {
+  const el = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  const widthCb = useRef(onWidth);
+  widthCb.current = onWidth;
+
+  useEffect(() => {
+    if (!el.current) return;
+    const c = echarts.init(el.current);
+    chart.current = c;
+    const ro = new ResizeObserver((entries) => {
+      c.resize();
+      const w = entries[0]?.contentRect.width;
+      if (w) widthCb.current?.(w);
+    });
+    ro.observe(el.current);
+    widthCb.current?.(el.current.clientWidth);
+    return () => {
+      ro.disconnect();
+      c.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true, lazyUpdate: true });
+  }, [option]);
+
+  return <div ref={el} style={{ width: '100%', height }} />;
+}

@@ -1,0 +1,302 @@
+/**
+ * /historyData?deviceNo=…[&start=&end=] : one sensor's readings over a span — a line chart with
+ * the zone drawn as a band, the span's min/max/average, and the points as a paged table.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, DatePicker, Empty, Input, Segmented, Spin, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { LineChartOutlined } from '@ant-design/icons';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, sensorMeasuresHumidity, type SensorType } from '@coldwatch/contract';
+import { api } from '../../api/client';
+import { useAuth } from '../../app/auth';
+import { errorMessage } from '../../app/errors';
+import { fmtValue, formatInZone, rangeState, RANGE_COLORS } from '../databoard/monitorState';
+import { EChart } from './EChart';
+import { buildChartOption } from './chartOption';
+import {
+  hasHumidity,
+  maxPointsForWidth,
+  normalisePoints,
+  QUICK_RANGES,
+  quickRange,
+  seriesStats,
+  type HistoryPoint,
+  type QuickRange,
+  type Stats,
+  type Zone,
+} from './historyLogic';
+import './history.css';
+
+interface HistoryAnswer {
+  deviceNo: string;
+  points: HistoryPoint[];
+  downsampled: boolean;
+  zone: Zone;
+  type?: string;
+  total?: number;
+  [k: string]: unknown;
+}
+
+const zoneOf = (z: any): Zone => {
+  const n = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
+  return { tempMin: n(z?.tempMin), tempMax: n(z?.tempMax), humMin: n(z?.humMin), humMax: n(z?.humMax) };
+};
+
+/** The chart width in buckets of 200 px, so a small resize does not refetch. */
+const bucket = (w: number) => Math.max(200, Math.round(w / 200) * 200);
+
+export default function HistoryDataPage() {
+  const { t } = useTranslation('history');
+  const { user } = useAuth();
+  const timeZone = user?.timeZone ?? null;
+  const [params, setParams] = useSearchParams();
+  const deviceNo = params.get('deviceNo')?.trim() ?? '';
+  const [quick, setQuick] = useState<QuickRange | undefined>(params.get('start') ? undefined : 'h24');
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => {
+    const s = Number(params.get('start'));
+    const e = Number(params.get('end'));
+    return s > 0 ? [dayjs(s), e > 0 ? dayjs(e) : dayjs()] : quickRange('h24');
+  });
+  const [width, setWidth] = useState(0);
+  const [devInput, setDevInput] = useState(deviceNo);
+
+  // The page stays mounted in its tab: a new link (another device, another window) re-applies.
+  const startParam = params.get('start');
+  const endParam = params.get('end');
+  useEffect(() => setDevInput(deviceNo), [deviceNo]);
+  useEffect(() => {
+    const s = Number(startParam);
+    const e = Number(endParam);
+    if (s > 0) {
+      setQuick(undefined);
+      setRange([dayjs(s), e > 0 ? dayjs(e) : dayjs()]);
+    }
+  }, [startParam, endParam]);
+
+  const start = range[0].valueOf();
+  const end = range[1].valueOf();
+  const maxPoints = width ? maxPointsForWidth(bucket(width)) : 0;
+
+  const q = useQuery({
+    queryKey: ['history', deviceNo, start, end, maxPoints],
+    queryFn: async () => {
+      const r = await api.get<HistoryAnswer>('/service/share/history', { deviceNo, start, end, maxPoints });
+      return { ...r, points: normalisePoints(r.points ?? []), zone: zoneOf(r.zone) };
+    },
+    enabled: !!deviceNo && maxPoints > 0,
+    placeholderData: keepPreviousData,
+  });
+
+  const points = q.data?.points ?? [];
+  const zone = q.data?.zone ?? zoneOf(null);
+  const withHum = (q.data?.type ? sensorMeasuresHumidity(q.data.type as SensorType) : false) || hasHumidity(points);
+  const tempStats = useMemo(() => seriesStats(points, 'temp'), [points]);
+  const humStats = useMemo(() => seriesStats(points, 'hum'), [points]);
+
+  const option = useMemo(
+    () =>
+      buildChartOption({
+        points,
+        zone,
+        withHum,
+        fmtTime: (ts, f) => formatInZone(ts, timeZone, f),
+        labels: { temp: t('temp'), hum: t('hum'), tempZone: t('tempZone'), humZone: t('humZone') },
+      }),
+    [points, zone, withHum, timeZone, t],
+  );
+
+  const pickQuick = (k: QuickRange) => {
+    setQuick(k);
+    setRange(quickRange(k));
+  };
+
+  const onDevice = (v: string) => {
+    const next = new URLSearchParams(params);
+    if (v.trim()) next.set('deviceNo', v.trim());
+    else next.delete('deviceNo');
+    setParams(next);
+  };
+
+  const onWidth = useCallback((w: number) => setWidth(w), []);
+
+  const rows = useMemo(() => [...points].sort((a, b) => b.ts - a.ts), [points]);
+  const columns: ColumnsType<HistoryPoint> = [
+    { title: t('col.time'), dataIndex: 'ts', width: 190, render: (ts: number) => formatInZone(ts, timeZone) },
+    {
+      title: t('col.temp'),
+      dataIndex: 'temp',
+      render: (v: number | null) => <span style={{ color: valueColor(v, zone.tempMin, zone.tempMax) }}>{fmtValue(v, 2)}</span>,
+    },
+    ...(withHum
+      ? [
+          {
+            title: t('col.hum'),
+            dataIndex: 'hum',
+            render: (v: number | null) => <span style={{ color: valueColor(v, zone.humMin, zone.humMax) }}>{fmtValue(v, 2)}</span>,
+          },
+        ]
+      : []),
+    { title: t('col.volt'), dataIndex: 'volt', render: (v: number | null) => fmtValue(v, 2) },
+    { title: t('col.rssi'), dataIndex: 'rssi', render: (v: number | null) => fmtValue(v, 0) },
+  ];
+
+  return (
+    <div className="cw-his-page">
+      <div className="cw-his-toolbar">
+        <Typography.Text>{t('device')}</Typography.Text>
+        <Input.Search
+          style={{ width: 240 }}
+          aria-label={t('device')}
+          placeholder={t('devicePlaceholder')}
+          value={devInput}
+          onChange={(e) => setDevInput(e.target.value)}
+          onSearch={onDevice}
+          enterButton={t('query')}
+          allowClear
+        />
+        <Segmented<QuickRange | ''>
+          value={quick ?? ''}
+          onChange={(k) => k && pickQuick(k)}
+          options={QUICK_RANGES.map((k) => ({ value: k, label: t(`quick.${k}`) }))}
+        />
+        <DatePicker.RangePicker
+          showTime={{ format: 'HH:mm' }}
+          format="YYYY-MM-DD HH:mm"
+          value={range}
+          allowClear={false}
+          disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}
+          presets={(['week', 'month', 'quarter'] as const).map((k) => ({ label: t(`quick.${k}`), value: () => quickRange(k) }))}
+          onChange={(v) => {
+            if (v && v[0] && v[1]) {
+              setQuick(undefined);
+              setRange([v[0], v[1]]);
+            }
+          }}
+        />
+        <span style={{ flex: 1 }} />
+        {timeZone && <Typography.Text type="secondary">{t('timeZone', { tz: timeZone })}</Typography.Text>}
+      </div>
+
+      {!deviceNo ? (
+        <Card>
+          <Empty image={<LineChartOutlined style={{ fontSize: 48, color: '#bfbfbf' }} />} description={t('noDevice')} />
+        </Card>
+      ) : (
+        <>
+          <Card
+            size="small"
+            title={
+              <span>
+                <span className="cw-his-devno">{deviceNo}</span>
+                {q.data?.downsampled && (
+                  <Tag color="processing" style={{ marginInlineStart: 8 }}>
+                    {t('downsampledShort')}
+                  </Tag>
+                )}
+              </span>
+            }
+            extra={
+              <span className="cw-his-zones">
+                {(zone.tempMin !== null || zone.tempMax !== null) && (
+                  <span>
+                    {t('tempZone')}: {fmtValue(zone.tempMin)} ~ {fmtValue(zone.tempMax)} ℃
+                  </span>
+                )}
+                {withHum && (zone.humMin !== null || zone.humMax !== null) && (
+                  <span>
+                    {t('humZone')}: {fmtValue(zone.humMin)} ~ {fmtValue(zone.humMax)} %RH
+                  </span>
+                )}
+              </span>
+            }
+          >
+            {q.data?.downsampled && <Alert className="cw-his-note" type="info" showIcon title={t('downsampled', { count: points.length, total: q.data.total ?? points.length })} />}
+            {q.isError && (
+              <Alert
+                className="cw-his-note"
+                type="error"
+                showIcon
+                title={`${t('loadFailed')}: ${errorMessage(q.error, t)}`}
+                action={
+                  <Button size="small" onClick={() => void q.refetch()}>
+                    {t('query')}
+                  </Button>
+                }
+              />
+            )}
+            <Spin spinning={q.isFetching}>
+              <div style={{ position: 'relative' }}>
+                <EChart option={option} height={400} onWidth={onWidth} />
+                {!q.isFetching && q.isSuccess && points.length === 0 && (
+                  <div className="cw-his-empty">
+                    <Empty description={t('noData')} />
+                  </div>
+                )}
+              </div>
+            </Spin>
+          </Card>
+
+          <div className="cw-his-stats">
+            <StatBlock title={`${t('temp')} (℃)`} stats={tempStats} zoneMin={zone.tempMin} zoneMax={zone.tempMax} timeZone={timeZone} />
+            {withHum && <StatBlock title={`${t('hum')} (%RH)`} stats={humStats} zoneMin={zone.humMin} zoneMax={zone.humMax} timeZone={timeZone} />}
+          </div>
+
+          <Card size="small" title={t('points')}>
+            <Table<HistoryPoint>
+              size="small"
+              rowKey="ts"
+              columns={columns}
+              dataSource={rows}
+              loading={q.isFetching}
+              pagination={{ defaultPageSize: DEFAULT_PAGE_SIZE, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true, showLessItems: true }}
+            />
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}
+
+function valueColor(v: number | null, min: number | null, max: number | null) {
+  const s = rangeState(v, min, max);
+  return s === 'high' || s === 'low' ? RANGE_COLORS[s] : undefined;
+}
+
+function StatBlock({ title, stats, zoneMin, zoneMax, timeZone }: { title: string; stats: Stats; zoneMin: number | null; zoneMax: number | null; timeZone: string | null }) {
+  const { t } = useTranslation('history');
+  const at = (ts: number | null) => (ts ? t('stats.at', { time: formatInZone(ts, timeZone, 'MM-DD HH:mm') }) : '');
+  return (
+    <Card size="small" className="cw-his-stat" title={`${title} · ${t('stats.title')}`}>
+      <div className="cw-his-stat-row">
+        <div>
+          <div className="cw-his-stat-label">{t('stats.min')}</div>
+          <div className="cw-his-stat-value" style={{ color: valueColor(stats.min, zoneMin, zoneMax) }}>
+            {fmtValue(stats.min, 2)}
+          </div>
+          <div className="cw-his-stat-at">{at(stats.minTs)}</div>
+        </div>
+        <div>
+          <div className="cw-his-stat-label">{t('stats.max')}</div>
+          <div className="cw-his-stat-value" style={{ color: valueColor(stats.max, zoneMin, zoneMax) }}>
+            {fmtValue(stats.max, 2)}
+          </div>
+          <div className="cw-his-stat-at">{at(stats.maxTs)}</div>
+        </div>
+        <div>
+          <div className="cw-his-stat-label">{t('stats.avg')}</div>
+          <div className="cw-his-stat-value">{fmtValue(stats.avg, 2)}</div>
+          <div className="cw-his-stat-at">&nbsp;</div>
+        </div>
+        <div>
+          <div className="cw-his-stat-label">{t('stats.count')}</div>
+          <div className="cw-his-stat-value">{stats.count}</div>
+          <div className="cw-his-stat-at">&nbsp;</div>
+        </div>
+      </div>
+    </Card>
+  );
+}

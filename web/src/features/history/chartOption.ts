@@ -1,0 +1,104 @@
+/** The ECharts option of the history chart, built from plain data (kept apart from React). */
+import type { ChartOption } from './EChart';
+import type { HistoryPoint, Zone } from './historyLogic';
+
+const TEMP_COLOR = '#1677ff';
+const HUM_COLOR = '#13c2c2';
+const HIGH = '#fa8c16';
+const LOW = '#1677ff';
+
+interface Input {
+  points: HistoryPoint[];
+  zone: Zone;
+  withHum: boolean;
+  fmtTime: (ts: number, fmt?: string) => string;
+  labels: { temp: string; hum: string; tempZone: string; humZone: string };
+}
+
+/** Band between min and max, and the limits as dashed lines (max orange, min blue: spec §9). */
+function zoneMarks(min: number | null, max: number | null, label: string, band: boolean) {
+  const lines: any[] = [];
+  if (max !== null) lines.push({ yAxis: max, lineStyle: { color: HIGH }, label: { formatter: `${max}`, color: HIGH } });
+  if (min !== null) lines.push({ yAxis: min, lineStyle: { color: LOW }, label: { formatter: `${min}`, color: LOW } });
+  return {
+    markLine: lines.length ? { silent: true, symbol: 'none', lineStyle: { type: 'dashed' as const, width: 1 }, label: { position: 'insideEndTop' as const, fontSize: 10 }, data: lines } : undefined,
+    markArea:
+      band && min !== null && max !== null
+        ? { silent: true, itemStyle: { color: 'rgba(82, 196, 26, 0.08)' }, label: { show: true, position: 'insideTopLeft' as const, color: '#52c41a', fontSize: 10 }, data: [[{ name: label, yAxis: min }, { yAxis: max }]] as any }
+        : undefined,
+  };
+}
+
+export function buildChartOption({ points, zone, withHum, fmtTime, labels }: Input): ChartOption {
+  const temp = points.map((p) => [p.ts, p.temp ?? null]);
+  const hum = points.map((p) => [p.ts, p.hum ?? null]);
+  // Keep the zone visible even when every value sits well inside it.
+  const padAxis = (min: number | null, max: number | null) => ({
+    min: (v: { min: number }) => (min === null ? Math.floor(v.min - 1) : Math.floor(Math.min(v.min, min) - 1)),
+    max: (v: { max: number }) => (max === null ? Math.ceil(v.max + 1) : Math.ceil(Math.max(v.max, max) + 1)),
+  });
+  return {
+    animation: false,
+    grid: { left: 56, right: withHum ? 64 : 28, top: 36, bottom: 78 },
+    legend: { top: 4, data: withHum ? [labels.temp, labels.hum] : [labels.temp] },
+    tooltip: {
+      trigger: 'axis',
+      axisPointer: { type: 'cross', label: { formatter: (p: any) => (p.axisDimension === 'x' ? fmtTime(Number(p.value)) : Number(p.value).toFixed(2)) } },
+      formatter: (params: any) => {
+        const list = Array.isArray(params) ? params : [params];
+        if (!list.length) return '';
+        const head = fmtTime(Number(list[0].value[0]));
+        const body = list
+          .map((p: any) => {
+            const v = p.value[1];
+            const unit = p.seriesIndex === 0 ? '℃' : '%RH';
+            return `${p.marker}${p.seriesName}: <b>${v === null || v === undefined ? '--' : Number(v).toFixed(2)}</b> ${unit}`;
+          })
+          .join('<br/>');
+        return `${head}<br/>${body}`;
+      },
+    },
+    xAxis: {
+      type: 'time',
+      axisLabel: { formatter: (v: number) => fmtTime(v, 'MM-DD\nHH:mm'), hideOverlap: true },
+      splitLine: { show: false },
+    },
+    yAxis: [
+      { type: 'value', name: '℃', position: 'left', ...padAxis(zone.tempMin, zone.tempMax), splitLine: { lineStyle: { type: 'dashed', color: '#f0f0f0' } } },
+      ...(withHum ? [{ type: 'value' as const, name: '%RH', position: 'right' as const, ...padAxis(zone.humMin, zone.humMax), splitLine: { show: false } }] : []),
+    ],
+    dataZoom: [
+      { type: 'inside', xAxisIndex: 0, filterMode: 'none' },
+      { type: 'slider', xAxisIndex: 0, filterMode: 'none', height: 22, bottom: 10, labelFormatter: (v: number) => fmtTime(v, 'MM-DD HH:mm') },
+    ],
+    series: [
+      {
+        name: labels.temp,
+        type: 'line',
+        yAxisIndex: 0,
+        showSymbol: false,
+        connectNulls: false,
+        sampling: undefined,
+        lineStyle: { width: 1.5 },
+        itemStyle: { color: TEMP_COLOR },
+        data: temp,
+        ...zoneMarks(zone.tempMin, zone.tempMax, labels.tempZone, true),
+      },
+      ...(withHum
+        ? [
+            {
+              name: labels.hum,
+              type: 'line' as const,
+              yAxisIndex: 1,
+              showSymbol: false,
+              connectNulls: false,
+              lineStyle: { width: 1.2 },
+              itemStyle: { color: HUM_COLOR },
+              data: hum,
+              ...zoneMarks(zone.humMin, zone.humMax, labels.humZone, false),
+            },
+          ]
+        : []),
+    ],
+  };
+}

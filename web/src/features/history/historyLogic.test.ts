@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import dayjs from 'dayjs';
+import { hasHumidity, maxPointsForWidth, quickRange, seriesStats } from './historyLogic';
+
+describe('quickRange', () => {
+  const now = dayjs('2025-03-31T12:00:00');
+  it('gives the spec ranges: week 7 days, month 30 days, three months 90 days', () => {
+    expect(now.diff(quickRange('week', now)[0], 'day')).toBe(7);
+    expect(now.diff(quickRange('month', now)[0], 'day')).toBe(30);
+    expect(now.diff(quickRange('quarter', now)[0], 'day')).toBe(90);
+    expect(now.diff(quickRange('h24', now)[0], 'hour')).toBe(24);
+    expect(quickRange('today', now)[0].format('HH:mm')).toBe('00:00');
+  });
+});
+
+describe('seriesStats', () => {
+  it('gives min, max, avg and where they happened, skipping gaps', () => {
+    const s = seriesStats(
+      [
+        { ts: 1, temp: 4 },
+        { ts: 2, temp: null },
+        { ts: 3, temp: 9 },
+        { ts: 4, temp: 2 },
+      ],
+      'temp',
+    );
+    expect(s).toEqual({ min: 2, max: 9, avg: 5, count: 3, minTs: 4, maxTs: 3 });
+  });
+  it('is empty without values', () => {
+    expect(seriesStats([{ ts: 1, hum: null }], 'hum')).toMatchObject({ min: null, max: null, avg: null, count: 0 });
+  });
+});
+
+describe('maxPointsForWidth', () => {
+  it('asks for two points per pixel within bounds', () => {
+    expect(maxPointsForWidth(1000)).toBe(2000);
+    expect(maxPointsForWidth(0)).toBe(400);
+    expect(maxPointsForWidth(10_000)).toBe(5000);
+  });
+});
+
+it('detects humidity', () => {
+  expect(hasHumidity([{ ts: 1, temp: 1, hum: null }])).toBe(false);
+  expect(hasHumidity([{ ts: 1, temp: 1, hum: 40 }])).toBe(true);
+});

@@ -1,0 +1,101 @@
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Card, Col, Row, Skeleton, Tooltip } from 'antd';
+import { CheckCircleOutlined, ContainerOutlined, PauseCircleOutlined, WarningOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { CARRIER_STATUS } from '@coldwatch/contract';
+import { api } from '../../api/client';
+import { errorMessage } from '../../app/errors';
+import { summariseCarriers, type MonitorCarrier } from './homeLogic';
+import { HomeChart, type HomeChartOption } from './HomeChart';
+import { WidgetCard } from './WidgetCard';
+
+export const useMonitorList = (enabled: boolean) =>
+  useQuery({
+    queryKey: ['home', 'monitorList'],
+    queryFn: () => api.get<MonitorCarrier[]>('/service/dm/monitorList'),
+    enabled,
+    refetchInterval: 60_000,
+  });
+
+const STATE_TILES = [
+  { key: 'total', icon: <ContainerOutlined />, color: '#1d6fe0', bg: '#e8f1fd' },
+  { key: 'normal', icon: <CheckCircleOutlined />, color: '#16a34a', bg: '#e7f6ec' },
+  { key: 'abnormal', icon: <WarningOutlined />, color: '#dc2626', bg: '#fdeaea' },
+  { key: 'stopped', icon: <PauseCircleOutlined />, color: '#64748b', bg: '#eef1f5' },
+] as const;
+
+/** Four tiles: carriers in all, normal, abnormal, stopped (spec §4 carrier exception state). */
+export function CarrierKpis({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation('home');
+  const navigate = useNavigate();
+  const q = useMonitorList(enabled);
+  const s = useMemo(() => (q.data ? summariseCarriers(q.data) : undefined), [q.data]);
+  return (
+    <Row gutter={[12, 12]}>
+      {STATE_TILES.map((tile) => {
+        const value = !s ? undefined : tile.key === 'total' ? s.total : s.byState[tile.key];
+        return (
+          <Col key={tile.key} xs={12} lg={6}>
+            <Card variant="borderless" className="cw-kpi" hoverable onClick={() => navigate('/databoard/deviceMonitor')} data-testid={`kpi-${tile.key}`}>
+              <div className="cw-kpi-icon" style={{ color: tile.color, background: tile.bg }}>
+                {tile.icon}
+              </div>
+              <div className="cw-kpi-body">
+                <div className="cw-kpi-label">{t(`kpi.${tile.key}`)}</div>
+                {q.isPending ? (
+                  <Skeleton.Button active size="small" />
+                ) : q.isError ? (
+                  <Tooltip title={errorMessage(q.error, t)}>
+                    <div className="cw-kpi-value cw-kpi-error">—</div>
+                  </Tooltip>
+                ) : (
+                  <div className="cw-kpi-value" style={{ color: tile.key === 'total' ? undefined : tile.color }}>
+                    {value}
+                  </div>
+                )}
+              </div>
+            </Card>
+          </Col>
+        );
+      })}
+    </Row>
+  );
+}
+
+const STATUS_COLORS: Record<number, string> = { 1: '#1d6fe0', 2: '#94a3b8', 3: '#38bdf8', 4: '#f59e0b', 5: '#a78bfa' };
+
+/** Carrier status statistics (spec §2 home widget): running, scrapped, spare, awaiting repair, defrost. */
+export function CarrierStatusWidget() {
+  const { t } = useTranslation('home');
+  const q = useMonitorList(true);
+  const s = useMemo(() => (q.data ? summariseCarriers(q.data) : undefined), [q.data]);
+  const option = useMemo<HomeChartOption>(() => {
+    const data = Object.entries(CARRIER_STATUS).map(([name, code]) => ({
+      name: t(`carrierStatus.${name}`),
+      value: s?.byStatus[code] ?? 0,
+      itemStyle: { color: STATUS_COLORS[code] },
+    }));
+    return {
+      tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
+      legend: { orient: 'vertical', right: 8, top: 'middle', itemWidth: 10, itemHeight: 10, textStyle: { fontSize: 12 } },
+      series: [
+        {
+          type: 'pie',
+          radius: ['48%', '72%'],
+          center: ['35%', '50%'],
+          avoidLabelOverlap: true,
+          label: { show: true, position: 'center', formatter: () => `${s?.total ?? 0}`, fontSize: 22, fontWeight: 600, color: '#0b1b33' },
+          labelLine: { show: false },
+          data,
+        },
+      ],
+    };
+  }, [s, t]);
+  return (
+    <WidgetCard title={t('carrierStatusTitle')} loading={q.isPending} error={q.error} empty={s?.total === 0} onRetry={() => q.refetch()} testId="widget-carrier-status">
+      <HomeChart option={option} height={230} />
+    </WidgetCard>
+  );
+}

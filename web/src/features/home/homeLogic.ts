@@ -1,0 +1,66 @@
+/** Pure helpers of the home widgets. */
+
+export type CarrierState = 'normal' | 'abnormal' | 'stopped';
+
+export interface MonitorCarrier {
+  id: number;
+  status: number;
+  alarmOn: boolean;
+  state: CarrierState;
+  sensors?: unknown[];
+  openExceptions?: number;
+}
+
+export interface CarrierSummary {
+  total: number;
+  byState: Record<CarrierState, number>;
+  /** Count per carrier status (1 running … 5 defrost). */
+  byStatus: Record<number, number>;
+  /** Sensors bound to the listed carriers. */
+  boundSensors: number;
+  alarmOff: number;
+}
+
+/** Carrier status statistics from the live board's list (GET /service/dm/monitorList). */
+export function summariseCarriers(list: readonly MonitorCarrier[]): CarrierSummary {
+  const s: CarrierSummary = { total: list.length, byState: { normal: 0, abnormal: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0 };
+  for (const c of list) {
+    if (c.state in s.byState) s.byState[c.state] += 1;
+    s.byStatus[c.status] = (s.byStatus[c.status] ?? 0) + 1;
+    s.boundSensors += c.sensors?.length ?? 0;
+    if (!c.alarmOn) s.alarmOff += 1;
+  }
+  return s;
+}
+
+/** Share of a part in a whole, as a whole percent (0 when the whole is 0). */
+export const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 100) : 0);
+
+/** A row of GET /service/exception/latest (the fields the widget shows). */
+export interface LatestException {
+  id: number;
+  carrierName: string | null;
+  devNo: string | null;
+  type: string;
+  category: string;
+  status: number;
+  ongoing: boolean;
+  startTs: number;
+  endTs: number | null;
+  durationS: number | null;
+  firstValue: number | null;
+  peakValue: number | null;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The history page of the exception's device around the exception: from an hour before its
+ * start to an hour after its end (or now while it goes on). Undefined without a device.
+ */
+export function historyLink(r: Pick<LatestException, 'devNo' | 'startTs' | 'endTs' | 'ongoing'>, now = Date.now()): string | undefined {
+  if (!r.devNo) return undefined;
+  const start = r.startTs - HOUR;
+  const end = r.ongoing || !r.endTs ? now : Math.min(now, r.endTs + HOUR);
+  return `/historyData?${new URLSearchParams({ deviceNo: r.devNo, start: String(start), end: String(end) })}`;
+}

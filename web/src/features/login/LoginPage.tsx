@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Form, Input, Tooltip } from 'antd';
+import { BellOutlined, DashboardOutlined, LineChartOutlined, LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { api, ApiError } from '../../api/client';
+import { errorMessage, reactionFor } from '../../app/errors';
+import { applyStoredLanguage } from '../../app/i18n';
+import { safeRedirect } from '../../app/reactions';
+import { session, SESSION_KEYS } from '../../app/session';
+import type { UserRsp } from '../../app/auth';
+import { LanguageSwitch } from '../../app/shell/LanguageSwitch';
+import { ShellFooter } from '../../app/shell/ShellFooter';
+import { LogoMark } from '../../ui/Logo';
+import './login.css';
+
+interface LoginForm {
+  account: string;
+  password: string;
+  code?: string;
+}
+
+/** /login (spec §2): account, password and, when the server asks for it, the picture code. */
+export default function LoginPage() {
+  const { t } = useTranslation('login');
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const qc = useQueryClient();
+  const [form] = Form.useForm<LoginForm>();
+  const [captchaAt, setCaptchaAt] = useState(() => Date.now());
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+
+  const options = useQuery({
+    queryKey: ['loginOptions'],
+    queryFn: () => api.get<{ captcha: boolean }>('/service/user/loginOptions'),
+    staleTime: Infinity,
+  });
+  // When the options cannot be read, offer the field: the server decides.
+  const needCode = options.data ? options.data.captcha : options.isError;
+
+  const refreshCaptcha = () => {
+    setCaptchaAt(Date.now());
+    form.setFieldValue('code', '');
+  };
+
+  const submit = async (v: LoginForm) => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const res = await api.post<{ user: UserRsp }>('/service/user/login', {
+        account: v.account.trim(),
+        password: v.password,
+        ...(needCode ? { code: v.code?.trim() } : {}),
+      });
+      session.clear();
+      qc.clear();
+      session.set(SESSION_KEYS.fromLogin, true);
+      applyStoredLanguage(res?.user?.locale);
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
+    } catch (e) {
+      // Offline / timeout are toasted by the shell; everything else is shown here.
+      if (!(e instanceof ApiError) || reactionFor(e, t).kind === 'none') setFailure(errorMessage(e, t));
+      if (needCode) refreshCaptcha();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const features = [
+    { icon: <DashboardOutlined />, title: t('feature.live'), text: t('feature.liveText') },
+    { icon: <BellOutlined />, title: t('feature.alarm'), text: t('feature.alarmText') },
+    { icon: <LineChartOutlined />, title: t('feature.history'), text: t('feature.historyText') },
+  ];
+
+  return (
+    <div className="cw-login">
+      <section className="cw-login-hero">
+        <div className="cw-login-brand">
+          <LogoMark size={40} />
+          <span>{t('common:product')}</span>
+        </div>
+        <div className="cw-login-pitch">
+          <h1>{t('headline')}</h1>
+          <p>{t('tagline')}</p>
+          <ul>
+            {features.map((f) => (
+              <li key={f.title}>
+                <span className="cw-login-feature-icon">{f.icon}</span>
+                <div>
+                  <strong>{f.title}</strong>
+                  <span>{f.text}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <ShellFooter dark />
+      </section>
+      <section className="cw-login-side">
+        <div className="cw-login-lang">
+          <LanguageSwitch loggedIn={false} />
+        </div>
+        <div className="cw-login-card">
+          <div className="cw-login-mobile-brand">
+            <LogoMark size={32} />
+            <span>{t('common:product')}</span>
+          </div>
+          <h2>{t('title')}</h2>
+          <p className="cw-login-sub">{t('subtitle')}</p>
+          {failure && <Alert className="cw-login-alert" type="error" showIcon title={failure} />}
+          <Form<LoginForm> form={form} layout="vertical" size="large" requiredMark={false} onFinish={submit} autoComplete="on">
+            <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
+              <Input prefix={<UserOutlined />} placeholder={t('accountPlaceholder')} autoComplete="username" autoFocus />
+            </Form.Item>
+            <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('passwordRequired') }]}>
+              <Input.Password prefix={<LockOutlined />} placeholder={t('passwordPlaceholder')} autoComplete="current-password" />
+            </Form.Item>
+            {needCode && (
+              <Form.Item label={t('code')} required>
+                <div className="cw-login-code">
+                  <Form.Item name="code" noStyle rules={[{ required: true, whitespace: true, message: t('codeRequired') }]}>
+                    <Input prefix={<SafetyOutlined />} placeholder={t('codePlaceholder')} maxLength={8} autoComplete="off" />
+                  </Form.Item>
+                  <Tooltip title={t('codeRefresh')}>
+                    <img
+                      className="cw-login-captcha"
+                      src={`/service/user/captcha?t=${captchaAt}`}
+                      alt={t('codeAlt')}
+                      onClick={refreshCaptcha}
+                      role="button"
+                    />
+                  </Tooltip>
+                </div>
+              </Form.Item>
+            )}
+            <Button type="primary" htmlType="submit" block loading={busy} className="cw-login-submit">
+              {t('submit')}
+            </Button>
+          </Form>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,166 @@
+import { useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Empty, Input, Spin, Tree } from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { ApartmentOutlined, BankOutlined, ClusterOutlined, ContainerOutlined, EnvironmentOutlined, PictureOutlined } from '@ant-design/icons';
+import { api } from '../api/client';
+import { useAuth } from '../app/auth';
+import { errorMessage } from '../app/errors';
+
+/** A node of the organisation (scene) tree, as GET /service/share/tree answers it. */
+export interface SceneNode {
+  code: string;
+  scene_id?: number | null;
+  scope_id?: number | null;
+  label: string;
+  children?: SceneNode[];
+  /** 'all' | 'customer' | 'scene' | 'carrier' (the server's); numeric scene types 0–2 are also accepted. */
+  nodeType?: string | number;
+  /** 0 organisation, 1 floor plan, 2 map, 3 menu. */
+  funcType?: number | null;
+  /** Set on carrier leaves (tree requested with carriers). */
+  carrierId?: number;
+  carrierType?: number;
+  lng?: number | null;
+  lat?: number | null;
+}
+
+/** Code of the root that stands for "everything the user may see". */
+export const ALL_NODE = 'all_node';
+export const SCENE_TREE_KEY = ['sceneTree'] as const;
+
+/** Wraps the server's answer under one root `all_node` (spec §4: root 'all_node' labelled 'All'). */
+export function withRoot(result: SceneNode | SceneNode[] | null | undefined, allLabel: string): SceneNode {
+  const list = Array.isArray(result) ? result : result ? [result] : [];
+  if (list.length === 1 && list[0].code === ALL_NODE) return { ...list[0], label: allLabel };
+  return { code: ALL_NODE, label: allLabel, children: list };
+}
+
+/**
+ * The scene tree of the signed-in user (spec §4: requested with all=true for user type 2 or 3).
+ * Cached; the login guard reloads it after login and on the `#refreshTree` hash.
+ */
+export function useSceneTree(opts: { withCarrier?: boolean } = {}) {
+  const { userType, loggedIn } = useAuth();
+  const all = userType === 2 || userType === 3;
+  const withCarrier = !!opts.withCarrier;
+  return useQuery({
+    queryKey: [...SCENE_TREE_KEY, all, withCarrier],
+    queryFn: () => api.get<SceneNode | SceneNode[]>('/service/share/tree', { all: all || undefined, withCarrier: withCarrier || undefined }),
+    enabled: loggedIn,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Finds a node by code. */
+export function findNode(root: SceneNode | undefined, code: string): SceneNode | undefined {
+  if (!root) return undefined;
+  if (root.code === code) return root;
+  for (const c of root.children ?? []) {
+    const f = findNode(c, code);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+const icon = (n: SceneNode): ReactNode => {
+  if (n.code === ALL_NODE || n.nodeType === 'all') return <ClusterOutlined />;
+  if (n.nodeType === 'customer' || n.nodeType === 0) return <BankOutlined />;
+  if (n.nodeType === 'carrier' || n.carrierId) return <ContainerOutlined />;
+  if (n.funcType === 1) return <PictureOutlined />;
+  if (n.funcType === 2 || n.nodeType === 2) return <EnvironmentOutlined />;
+  return <ApartmentOutlined />;
+};
+
+/** Tree data with only the nodes matching `q` (and their ancestors). */
+function toData(n: SceneNode, q: string, nodes: Map<string, SceneNode>): DataNode | undefined {
+  nodes.set(n.code, n);
+  const kids = (n.children ?? []).map((c) => toData(c, q, nodes)).filter((c): c is DataNode => !!c);
+  const hit = !q || n.label.toLowerCase().includes(q);
+  if (!hit && kids.length === 0) return undefined;
+  return { key: n.code, title: n.label, icon: icon(n), children: kids.length ? kids : undefined, isLeaf: !n.children?.length };
+}
+
+function keysOf(d: DataNode | undefined, depth: number, out: string[] = []): string[] {
+  if (!d || depth < 0) return out;
+  out.push(String(d.key));
+  for (const c of d.children ?? []) keysOf(c, depth - 1, out);
+  return out;
+}
+
+export interface OrgTreeProps {
+  /** Called with the selected node; the root (`code === 'all_node'`) means "no filter". */
+  onSelect?: (node: SceneNode) => void;
+  /** Controlled selection (scene code). */
+  selectedKey?: string;
+  /** Uncontrolled initial selection; default none. */
+  defaultSelectedKey?: string;
+  /** Show the filter box (default true). */
+  searchable?: boolean;
+  /** Fixed height in px: turns on virtual scrolling for big trees. */
+  height?: number;
+  /** Also list carriers as leaves (nodeType 'carrier', carrierId set). */
+  withCarrier?: boolean;
+  style?: CSSProperties;
+  className?: string;
+}
+
+/** The organisation tree of spec §2: node key = scene code; data from /service/share/tree. */
+export function OrgTree({ onSelect, selectedKey, defaultSelectedKey, searchable = true, height, withCarrier, style, className }: OrgTreeProps) {
+  const { t } = useTranslation();
+  const tree = useSceneTree({ withCarrier });
+  const [q, setQ] = useState('');
+  const [own, setOwn] = useState<string | undefined>(defaultSelectedKey);
+  const [expanded, setExpanded] = useState<string[] | undefined>();
+  const selected = selectedKey ?? own;
+
+  const { data, nodes, root } = useMemo(() => {
+    const nodes = new Map<string, SceneNode>();
+    const root = tree.data === undefined ? undefined : withRoot(tree.data, t('common:tree.all'));
+    const data = root ? toData(root, q.trim().toLowerCase(), nodes) : undefined;
+    return { data, nodes, root };
+  }, [tree.data, q, t]);
+
+  // While filtering every match is shown open; otherwise the root and first level start open.
+  const expandedKeys = q.trim() ? keysOf(data, 64) : (expanded ?? keysOf(data, 1));
+
+  return (
+    <div className={className} style={{ display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0, ...style }}>
+      {searchable && <Input.Search allowClear placeholder={t('common:tree.search')} onChange={(e) => setQ(e.target.value)} onSearch={setQ} />}
+      {tree.isPending && tree.fetchStatus !== 'idle' ? (
+        <Spin style={{ padding: 24 }} />
+      ) : tree.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={errorMessage(tree.error, t)}
+          action={
+            <Button size="small" onClick={() => tree.refetch()}>
+              {t('common:action.retry')}
+            </Button>
+          }
+        />
+      ) : !data || !root ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('common:empty')} />
+      ) : (
+        <Tree
+          showIcon
+          blockNode
+          height={height}
+          treeData={[data]}
+          expandedKeys={expandedKeys}
+          onExpand={(keys) => setExpanded(keys.map(String))}
+          selectedKeys={selected ? [selected] : []}
+          onSelect={(keys) => {
+            const code = keys.length ? String(keys[0]) : selected;
+            if (!code) return;
+            setOwn(code);
+            const node = nodes.get(code) ?? findNode(root, code);
+            if (node) onSelect?.(node);
+          }}
+        />
+      )}
+    </div>
+  );
+}

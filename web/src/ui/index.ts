@@ -1,0 +1,9 @@
+export { OrgTree, useSceneTree, withRoot, findNode, ALL_NODE, SCENE_TREE_KEY } from './OrgTree';
+export type { OrgTreeProps, SceneNode } from './OrgTree';
+export { PagedTable } from './PagedTable';
+export type { PagedTableProps, PagedTableRef, PagedResult, PageParams } from './PagedTable';
+export { SearchBar, toSearchValues, useRangePresets } from './SearchBar';
+export type { SearchBarProps, SearchField, SearchValues } from './SearchBar';
+export { useApiErrorToast } from './useApiErrorToast';
+export { LogoMark } from './Logo';
+export { PageCard } from './PageCard';
