@@ -87,8 +87,8 @@ async function main() {
   if (config.demo) {
     const seeded = await seedDemo(db);
     seedNote = seeded.created
-      ? `demo data created: ${seeded.readings.toLocaleString('en-US')} readings of history in ${(seeded.ms / 1000).toFixed(1)} s`
-      : 'demo data already present';
+      ? `created: Demo Hospital with ${seeded.readings.toLocaleString('en-US')} readings of history, in ${(seeded.ms / 1000).toFixed(1)} s`
+      : 'already present (kept as it is)';
   } else {
     // config.ts refuses DEMO=0 without ROOT_PASSWORD.
     await ensureRoot(db, config.rootPassword!);
@@ -101,7 +101,15 @@ async function main() {
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
   deps.log = app.log;
   log = app.log;
-  running.set('HTTP server', () => app.close());
+  running.set('HTTP server', async () => {
+    // Requests in flight get a few seconds; long-lived ones (the SSE live stream) are then cut.
+    const cut = setTimeout(() => app.server.closeAllConnections(), 3_000);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(cut);
+    }
+  });
   if (http.note) app.log.warn(http.note);
   await app.listen({ port: http.port, host: '0.0.0.0' });
   const addr = app.server.address();
@@ -116,7 +124,7 @@ async function main() {
   running.set('ingest', () => ingest.stop());
   const mqttNote =
     !config.mqttUrl && ingest.mqttPort !== undefined && ingest.mqttPort !== config.mqttPort && !config.mqttPortExplicit
-      ? `default MQTT port ${config.mqttPort} is taken (another broker runs there), using ${ingest.mqttPort} instead`
+      ? `default port ${config.mqttPort} is taken by another broker, so ${ingest.mqttPort} instead`
       : undefined;
 
   // Simulator: live readings for the demo gateways (never the hand-driven one).

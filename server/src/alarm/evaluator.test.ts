@@ -20,10 +20,10 @@ beforeAll(async () => {
   // No SMTP_URL here: the notifier must leave every notice visibly failed.
   alarm = startAlarm({ db: t.db, bus: t.bus, config: t.config }, { pollMs: 60_000 });
   t.bus.on('exception', (e) => events.push(e));
-});
+}, 180_000); // building the app (migrations, three argon2 hashes) is slow on a busy machine
 afterAll(async () => {
-  await alarm.stop();
-  await t.close();
+  await alarm?.stop();
+  await t?.close();
 });
 
 const notices = (sensorId: number) =>
@@ -202,5 +202,5 @@ describe('alarm evaluator', () => {
         expect(got, `round ${round} ${r.category}`).toEqual(want);
       }
     }
-  });
+  }, 180_000);
 });

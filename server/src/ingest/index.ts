@@ -19,6 +19,8 @@ export interface StartIngestOptions {
   /** External mode: sessions in the shared subscription, and their client id prefix. */
   consumers?: number;
   clientIdPrefix?: string;
+  /** Shared-subscription group; default coldwatch. */
+  group?: string;
   presence?: PresenceOptions | false;
 }
 
@@ -38,7 +40,7 @@ export async function startIngest(deps: AppDeps, opts: StartIngestOptions): Prom
   let transport: { close(): Promise<void> };
   let mqttPort: number | undefined;
   if (deps.config.mqttUrl) {
-    transport = await startConsumer(svc, { url: deps.config.mqttUrl, consumers: opts.consumers, clientIdPrefix: opts.clientIdPrefix });
+    transport = await startConsumer(svc, { url: deps.config.mqttUrl, consumers: opts.consumers, clientIdPrefix: opts.clientIdPrefix, group: opts.group });
     svc.log.info(`ingest: consuming ${redact(deps.config.mqttUrl)} with ${opts.consumers ?? 4} sessions`);
   } else {
     const chosen = await choosePort(opts.mqttPort, opts.mqttPortExplicit, 'MQTT');

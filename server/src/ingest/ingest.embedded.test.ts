@@ -30,7 +30,7 @@ describe('ingest over the embedded broker', () => {
     const c = await ctx.connect(g, { reconnectPeriod: 0 });
     const granted = await c.subscribeAsync([`cc/${ctx.gwB.sn}/down/#`, `cc/${g.sn}/down/#`, 'cc/+/down/#'], { qos: 1 }).catch((err) => err.packet.granted);
     expect(granted).toEqual([128, 1, 128]);
-    const closed = new Promise((r) => c.once('close', r));
+    const closed = new Promise<void>((r) => c.once('close', () => r()));
     c.publish(`cc/${ctx.gwB.sn}/up/data`, JSON.stringify({ readings: [{ dev: ctx.gwB.sensors[0].dev, ts: Date.now(), temp: 1 }] }), { qos: 1 });
     await closed;
     expect(await ctx.t.db.query(`SELECT 1 FROM reading WHERE sensor_id = $1`, [ctx.gwB.sensors[0].id])).toEqual([]);

@@ -33,10 +33,15 @@ describe('ingest from an external Mosquitto', () => {
         (err: { code?: number }) => err.code,
       );
       expect([4, 5]).toContain(refused);
-      const gw = await mqtt.connectAsync(secured.url, { clientId: a.sn, username: a.sn, password: a.secret, reconnectPeriod: 0 });
+      const login = () => mqtt.connectAsync(secured.url, { clientId: a.sn, username: a.sn, password: a.secret, reconnectPeriod: 0 });
       const ts = Date.now();
-      // Mosquitto drops a publish the ACL denies (MQTT 3.1.1 has no way to say no): b's sensor gets nothing.
-      await gw.publishAsync(`cc/${b.sn}/up/data`, JSON.stringify({ readings: [{ dev: b.sensors[0].dev, ts, temp: 1 }] }), { qos: 1 });
+      // The ACL denies it: Mosquitto drops the message (and the session); b's sensor gets nothing.
+      const intruder = await login();
+      const gone = new Promise<void>((r) => intruder.once('close', () => r()));
+      intruder.publish(`cc/${b.sn}/up/data`, JSON.stringify({ readings: [{ dev: b.sensors[0].dev, ts, temp: 1 }] }), { qos: 1 });
+      await Promise.race([gone, new Promise((r) => setTimeout(r, 1000))]);
+      await intruder.endAsync(true);
+      const gw = await login();
       await gw.publishAsync(`cc/${a.sn}/up/data`, JSON.stringify({ readings: [{ dev: a.sensors[0].dev, ts, temp: 2 }] }), { qos: 1 });
       await until(async () => !!(await ctx.t.db.one(`SELECT 1 FROM reading WHERE sensor_id = $1`, [a.sensors[0].id])), 'the own reading');
       expect(await ctx.t.db.query(`SELECT 1 FROM reading WHERE sensor_id = $1`, [b.sensors[0].id])).toEqual([]);

@@ -117,12 +117,12 @@ export function mqttSuite(transport: Transport): SuiteCtx {
     const c = await ctx.connect(g);
     const dev = g.sensors[0].dev;
     const base = Date.now() - 600_000;
-    const n = 300;
+    const n = 200;
     const sends: Promise<unknown>[] = [];
     let restarted: Promise<void> | null = null;
     for (let i = 0; i < n; i++) {
       sends.push(c.publishAsync(`cc/${g.sn}/up/data`, data([{ dev, ts: base + i * 1000, temp: i }]), { qos: 1 }));
-      if (i === 100) restarted = ctx.ingest.stop().then(() => ctx.restart());
+      if (i === 70) restarted = ctx.ingest.stop().then(() => ctx.restart());
       await new Promise((r) => setTimeout(r, 2));
     }
     await restarted;

@@ -7,9 +7,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  */
 const PREFIX = 'sha256:';
 
-/** A new secret for a gateway: 43 URL-safe characters, shown to the user once. */
+/** A new secret for a gateway: 64 hex characters (safe in shells, URLs and password files), shown to the user once. */
 export function generateGatewaySecret(): string {
-  return randomBytes(32).toString('base64url');
+  return randomBytes(32).toString('hex');
 }
 
 /** What gateway.secret_hash stores for a secret. */

@@ -1,7 +1,7 @@
 /** Shared by the ingest tests: enrolment rows, free ports and a private Mosquitto. */
 import net from 'node:net';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -81,6 +81,8 @@ export interface Mosquitto {
  */
 export async function startMosquitto(opts: { anonymous?: boolean; users?: Record<string, string>; acl?: string } = {}): Promise<Mosquitto> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cw-mosq-'));
+  // Started as root, Mosquitto drops to its own user before it reads the password and ACL files.
+  await chmod(dir, 0o755);
   const port = await freePort();
   const lines = [
     `listener ${port} 127.0.0.1`,
@@ -94,6 +96,7 @@ export async function startMosquitto(opts: { anonymous?: boolean; users?: Record
     const file = path.join(dir, 'passwd');
     await writeFile(file, '');
     for (const [u, p] of Object.entries(opts.users)) execFileSync('mosquitto_passwd', ['-b', file, u, p]);
+    await chmod(file, 0o644);
     lines.push(`password_file ${file}`);
   }
   if (opts.acl) {

@@ -191,7 +191,9 @@ export class ReadingWriter {
     const touch = [...batch.gateways.keys()].filter((id) => (this.touched.get(id) ?? 0) < now - GATEWAY_TOUCH_MS).sort((a, b) => a - b);
 
     const result = await this.db.tx(async (q) => {
+      let T = performance.now(); const P: Record<string, number> = {};
       const inserted = items.length ? await insertReadings(q, items) : new Set<string>();
+      P.ins = performance.now() - T; T = performance.now();
       const newestPerSensor = new Map<number, Item>();
       const span = new Map<number, { customerId: number; min: number; max: number }>();
       for (const it of items) {
@@ -205,9 +207,12 @@ export class ReadingWriter {
         } else it.msg.result.duplicates++;
       }
       const updated = newestPerSensor.size ? await updateSensors(q, [...newestPerSensor.values()]) : [];
+      P.upd = performance.now() - T; T = performance.now();
       if (span.size) await queueAlarms(q, span);
+      P.aq = performance.now() - T; T = performance.now();
       const gws = touch.length ? await touchGateways(q, touch) : [];
       if (batch.rejects.length) await insertRejects(q, batch.rejects);
+      P.rest = performance.now() - T; console.log(items.length, JSON.stringify(P));
       return { updated, gws, newestPerSensor };
     });
     for (const id of touch) this.touched.set(id, now);

@@ -5,7 +5,7 @@ import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { onApiError } from '../api/client';
 import { ERROR_TOAST_SECONDS, reactionFor } from './errors';
-import { session } from './session';
+import { session, SESSION_KEYS } from './session';
 
 export const loginPath = (redirect?: string) =>
   redirect && redirect !== '/' && !redirect.startsWith('/login') ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login';
@@ -33,7 +33,9 @@ export function SessionReactions() {
       const r = reactionFor(e, t);
       if (r.kind === 'none') return;
       const onLogin = where.current.pathname === '/login';
-      const text = r.text;
+      // Opening the app without a session is not an expired session: go to login quietly.
+      const quiet = r.kind === 'login' && r.delayMs === 0 && !session.get(SESSION_KEYS.pageInfo);
+      const text = quiet ? undefined : r.text;
       const now = Date.now();
       // Many calls fail together when a session ends: one toast, one move.
       if (text && (text !== lastToast.current.text || now - lastToast.current.at > 1500) && !(onLogin && r.kind === 'login')) {

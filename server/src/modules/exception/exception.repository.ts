@@ -41,9 +41,10 @@ function filters(scope: Scope, f: Omit<ExceptionFilter, 'iDisplayStart' | 'iDisp
   if (f.carrierId) where.push(`e.carrier_id = $${params.push(f.carrierId)}`);
   if (f.devNo) where.push(`s.dev_no ILIKE $${params.push(`%${f.devNo.replace(/[\\%_]/g, (m) => `\\${m}`)}%`)}`);
   if (f.ongoing !== undefined) where.push(`e.ongoing = $${params.push(f.ongoing)}`);
-  // A time range selects the exceptions that were going on at some point inside it.
+  // A time range selects the exceptions that were going on at some point inside it; end_ts
+  // is the first reading back in range, so an exception ending at startTime is not included.
   if (f.endTime !== undefined) where.push(`e.start_ts <= $${params.push(new Date(f.endTime))}`);
-  if (f.startTime !== undefined) where.push(`(e.ongoing OR e.end_ts IS NULL OR e.end_ts >= $${params.push(new Date(f.startTime))})`);
+  if (f.startTime !== undefined) where.push(`(e.ongoing OR e.end_ts IS NULL OR e.end_ts > $${params.push(new Date(f.startTime))})`);
   return where;
 }
 

@@ -48,7 +48,7 @@ describe('gateway rules (each passes and fails)', () => {
 
 describe('gateway secret', () => {
   it('is returned once on add, stored only as a hash, and replaced by resetSecret', async () => {
-    expect(a.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(a.secret.length).toBeGreaterThanOrEqual(32);
     const stored = await hashOf(a.gatewayId);
     expect(stored).not.toContain(a.secret);
     expect(verifyGatewaySecret(stored, a.secret)).toBe(true);

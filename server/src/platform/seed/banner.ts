@@ -60,7 +60,7 @@ export function banner(b: BannerInfo): string {
   if (b.simulator) rows.push(['Simulator', b.simulator]);
   rows.push(['Login', config.loginCaptcha ? 'account, password and the code in the picture (LOGIN_CAPTCHA=off drops the code)' : 'account and password (LOGIN_CAPTCHA=off)']);
 
-  const width = Math.max(...rows.map(([k]) => k.length)) + 3;
+  const width = Math.max('Demo logins'.length, ...rows.map(([k]) => k.length)) + 3;
   const line = (k: string, v: string) => `  ${k.padEnd(width)}${v}\n`;
   let out = '\n  Coldwatch cold-chain monitoring console is running\n  ' + '─'.repeat(52) + '\n';
   for (const [k, v] of rows) out += line(k, v);

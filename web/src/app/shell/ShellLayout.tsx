@@ -36,6 +36,9 @@ export function ShellLayout() {
   }, [page, location.pathname, location.search]);
 
   useEffect(() => session.set(SESSION_KEYS.tabs, tabs), [tabs]);
+  useEffect(() => {
+    document.title = page ? `${t(page.titleKey)} - ${t('common:product')}` : t('common:product');
+  }, [page, t]);
   useEffect(() => session.set('siderCollapsed', collapsed), [collapsed]);
 
   const onAction = (action: TabsAction) => {

@@ -4,8 +4,8 @@
  * dialog to handle it and a link to the device's history around it.
  */
 import { useMemo, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { Badge, Button, Descriptions, Space, Tag, Tooltip, Typography } from 'antd';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Badge, Button, Descriptions, Popover, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { HistoryOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -62,6 +62,7 @@ export default function ExceptionListPage() {
   const { t } = useTranslation('abnormal');
   const { user, can } = useAuth();
   const timeZone = user?.timeZone ?? null;
+  const navigate = useNavigate();
   const [search] = useSearchParams();
   const carrierId = search.get('carrierId') ?? undefined;
 
@@ -90,12 +91,12 @@ export default function ExceptionListPage() {
         </div>
       ),
     },
-    { title: t('col.carrier'), dataIndex: 'carrierName', ellipsis: true, render: (v: string | null) => v ?? '--' },
-    { title: t('col.device'), dataIndex: 'devNo', width: 150, render: (v: string | null) => <span style={{ fontFamily: 'ui-monospace, monospace' }}>{v ?? '--'}</span> },
+    { title: t('col.carrier'), dataIndex: 'carrierName', width: 160, ellipsis: true, render: (v: string | null) => v ?? '--' },
+    { title: t('col.device'), dataIndex: 'devNo', width: 110, render: (v: string | null) => <span style={{ fontFamily: 'ui-monospace, monospace' }}>{v ?? '--'}</span> },
     {
       title: t('col.category'),
       dataIndex: 'category',
-      width: 150,
+      width: 125,
       render: (c: string) => (
         <Tag color={CATEGORY_COLOR[c] ?? 'default'} style={{ marginInlineEnd: 0 }}>
           {t(`category.${c}`, { defaultValue: c })}
@@ -105,7 +106,7 @@ export default function ExceptionListPage() {
     {
       title: t('col.value'),
       key: 'value',
-      width: 200,
+      width: 195,
       render: (_, r) => {
         if (!isDataCategory(r.category)) return <Typography.Text type="secondary">--</Typography.Text>;
         const u = categoryUnit(r.category);
@@ -128,7 +129,7 @@ export default function ExceptionListPage() {
     {
       title: t('col.duration'),
       key: 'duration',
-      width: 160,
+      width: 130,
       render: (_, r) => {
         const d = formatDuration(exceptionSeconds(r), unit);
         return r.ongoing ? (
@@ -143,13 +144,30 @@ export default function ExceptionListPage() {
     {
       title: t('col.status'),
       dataIndex: 'status',
-      width: 100,
-      render: (s: number) => <Badge status={STATUS_BADGE[s] ?? 'default'} text={t(`status.${s}`, { defaultValue: String(s) })} />,
+      width: 95,
+      render: (s: number, r) => {
+        const badge = <Badge status={STATUS_BADGE[s] ?? 'default'} text={t(`status.${s}`, { defaultValue: String(s) })} />;
+        if (!r.reason && !r.measures) return badge;
+        // The handling shows on hover: reason and measures.
+        return (
+          <Popover
+            title={t('detail.title')}
+            content={
+              <Descriptions size="small" column={1} style={{ maxWidth: 360 }}>
+                <Descriptions.Item label={t('detail.reason')}>{r.reason || '--'}</Descriptions.Item>
+                <Descriptions.Item label={t('detail.measures')}>{r.measures || '--'}</Descriptions.Item>
+              </Descriptions>
+            }
+          >
+            <span style={{ cursor: 'help', borderBottom: '1px dotted #bfbfbf' }}>{badge}</span>
+          </Popover>
+        );
+      },
     },
     {
       title: t('col.actions'),
       key: 'actions',
-      width: 170,
+      width: 165,
       render: (_, r) => {
         const [start, end] = historyWindow(r);
         return (
@@ -160,13 +178,9 @@ export default function ExceptionListPage() {
               </Button>
             )}
             {r.devNo && (
-              <Tooltip title={t('action.history')}>
-                <Link to={`/historyData?deviceNo=${encodeURIComponent(r.devNo)}&start=${start}&end=${end}`}>
-                  <Button type="link" size="small" icon={<HistoryOutlined />}>
-                    {t('action.history')}
-                  </Button>
-                </Link>
-              </Tooltip>
+              <Button type="link" size="small" icon={<HistoryOutlined />} onClick={() => navigate(`/historyData?deviceNo=${encodeURIComponent(r.devNo!)}&start=${start}&end=${end}`)}>
+                {t('action.history')}
+              </Button>
             )}
           </Space>
         );
@@ -200,16 +214,7 @@ export default function ExceptionListPage() {
         columns={columns}
         refetchInterval={30_000}
         locale={{ emptyText: t('empty') }}
-        scroll={{ x: 1100 }}
-        expandable={{
-          rowExpandable: (r) => !!(r.reason || r.measures),
-          expandedRowRender: (r) => (
-            <Descriptions size="small" column={1}>
-              <Descriptions.Item label={t('detail.reason')}>{r.reason || '--'}</Descriptions.Item>
-              <Descriptions.Item label={t('detail.measures')}>{r.measures || '--'}</Descriptions.Item>
-            </Descriptions>
-          ),
-        }}
+        scroll={{ x: 1150 }}
       />
       <HandleDialog row={handling} onClose={() => setHandling(null)} onDone={() => table.current?.reload()} />
     </PageCard>

@@ -45,7 +45,7 @@ export function exceptionSeconds(row: { ongoing: boolean; startTs: number; endTs
 
 /** Unit of a category's values. */
 export function categoryUnit(category: string): string {
-  if (category.startsWith('temp')) return '℃';
+  if (category.startsWith('temp')) return '°C';
   if (category.startsWith('hum')) return '%RH';
   return '';
 }

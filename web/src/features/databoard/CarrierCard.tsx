@@ -68,7 +68,7 @@ function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCa
       </div>
       <div className="cw-mon-values">
         <div>
-          <Value value={sensor.lastTemp} state={tState} unit="℃" offline={offline} label={`${t('temp')} · ${t(`range.${tState}`)}`} />
+          <Value value={sensor.lastTemp} state={tState} unit="°C" offline={offline} label={`${t('temp')} · ${t(`range.${tState}`)}`} />
           <div className="cw-mon-zone">{fmtZone(carrier.tempMin, carrier.tempMax) || '\u00a0'}</div>
         </div>
         {showHum && (

@@ -8,13 +8,13 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Empty, Input, Segmented, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { LineChartOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, sensorMeasuresHumidity, type SensorType } from '@coldwatch/contract';
 import { api } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
-import { fmtValue, formatInZone, rangeState, RANGE_COLORS } from '../databoard/monitorState';
+import { fmtValue, formatInZone, fromWall, offsetMinutes, rangeState, RANGE_COLORS, toWall } from '../databoard/monitorState';
 import { EChart } from './EChart';
 import { buildChartOption } from './chartOption';
 import {
@@ -46,6 +46,9 @@ const zoneOf = (z: any): Zone => {
   return { tempMin: n(z?.tempMin), tempMax: n(z?.tempMax), humMin: n(z?.humMin), humMax: n(z?.humMax) };
 };
 
+/** A picked (wall-clock) span as instants. */
+const instantsOf = (r: [Dayjs, Dayjs], tz: string | null): [number, number] => [fromWall(r[0], tz), fromWall(r[1], tz)];
+
 /** The chart width in buckets of 200 px, so a small resize does not refetch. */
 const bucket = (w: number) => Math.max(200, Math.round(w / 200) * 200);
 
@@ -56,10 +59,11 @@ export default function HistoryDataPage() {
   const [params, setParams] = useSearchParams();
   const deviceNo = params.get('deviceNo')?.trim() ?? '';
   const [quick, setQuick] = useState<QuickRange | undefined>(params.get('start') ? undefined : 'h24');
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => {
+  // The span as instants (UTC ms); the picker shows it on the customer's wall clock.
+  const [range, setRange] = useState<[number, number]>(() => {
     const s = Number(params.get('start'));
     const e = Number(params.get('end'));
-    return s > 0 ? [dayjs(s), e > 0 ? dayjs(e) : dayjs()] : quickRange('h24');
+    return s > 0 ? [s, e > 0 ? e : Date.now()] : instantsOf(quickRange('h24', toWall(Date.now(), timeZone)), timeZone);
   });
   const [width, setWidth] = useState(0);
   const [devInput, setDevInput] = useState(deviceNo);
@@ -73,12 +77,11 @@ export default function HistoryDataPage() {
     const e = Number(endParam);
     if (s > 0) {
       setQuick(undefined);
-      setRange([dayjs(s), e > 0 ? dayjs(e) : dayjs()]);
+      setRange([s, e > 0 ? e : Date.now()]);
     }
   }, [startParam, endParam]);
 
-  const start = range[0].valueOf();
-  const end = range[1].valueOf();
+  const [start, end] = range;
   const maxPoints = width ? maxPointsForWidth(bucket(width)) : 0;
 
   const q = useQuery({
@@ -103,7 +106,7 @@ export default function HistoryDataPage() {
         points,
         zone,
         withHum,
-        fmtTime: (ts, f) => formatInZone(ts, timeZone, f),
+        offsetMin: offsetMinutes(timeZone),
         labels: { temp: t('temp'), hum: t('hum'), tempZone: t('tempZone'), humZone: t('humZone') },
       }),
     [points, zone, withHum, timeZone, t],
@@ -111,7 +114,7 @@ export default function HistoryDataPage() {
 
   const pickQuick = (k: QuickRange) => {
     setQuick(k);
-    setRange(quickRange(k));
+    setRange(instantsOf(quickRange(k, toWall(Date.now(), timeZone)), timeZone));
   };
 
   const onDevice = (v: string) => {
@@ -166,14 +169,14 @@ export default function HistoryDataPage() {
         <DatePicker.RangePicker
           showTime={{ format: 'HH:mm' }}
           format="YYYY-MM-DD HH:mm"
-          value={range}
+          value={[toWall(start, timeZone), toWall(end, timeZone)]}
           allowClear={false}
-          disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}
-          presets={(['week', 'month', 'quarter'] as const).map((k) => ({ label: t(`quick.${k}`), value: () => quickRange(k) }))}
+          disabledDate={(d) => d.isAfter(toWall(Date.now(), timeZone).endOf('day'))}
+          presets={(['week', 'month', 'quarter'] as const).map((k) => ({ label: t(`quick.${k}`), value: () => quickRange(k, toWall(Date.now(), timeZone)) }))}
           onChange={(v) => {
             if (v && v[0] && v[1]) {
               setQuick(undefined);
-              setRange([v[0], v[1]]);
+              setRange(instantsOf([v[0], v[1]], timeZone));
             }
           }}
         />
@@ -203,7 +206,7 @@ export default function HistoryDataPage() {
               <span className="cw-his-zones">
                 {(zone.tempMin !== null || zone.tempMax !== null) && (
                   <span>
-                    {t('tempZone')}: {fmtValue(zone.tempMin)} ~ {fmtValue(zone.tempMax)} ℃
+                    {t('tempZone')}: {fmtValue(zone.tempMin)} ~ {fmtValue(zone.tempMax)} °C
                   </span>
                 )}
                 {withHum && (zone.humMin !== null || zone.humMax !== null) && (
@@ -241,7 +244,7 @@ export default function HistoryDataPage() {
           </Card>
 
           <div className="cw-his-stats">
-            <StatBlock title={`${t('temp')} (℃)`} stats={tempStats} zoneMin={zone.tempMin} zoneMax={zone.tempMax} timeZone={timeZone} />
+            <StatBlock title={`${t('temp')} (°C)`} stats={tempStats} zoneMin={zone.tempMin} zoneMax={zone.tempMax} timeZone={timeZone} />
             {withHum && <StatBlock title={`${t('hum')} (%RH)`} stats={humStats} zoneMin={zone.humMin} zoneMax={zone.humMax} timeZone={timeZone} />}
           </div>
 

@@ -1,5 +1,9 @@
 /** The ECharts option of the history chart, built from plain data (kept apart from React). */
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
 import type { ChartOption } from './EChart';
+
+dayjs.extend(utc);
 import type { HistoryPoint, Zone } from './historyLogic';
 
 const TEMP_COLOR = '#1677ff';
@@ -11,17 +15,26 @@ interface Input {
   points: HistoryPoint[];
   zone: Zone;
   withHum: boolean;
-  fmtTime: (ts: number, fmt?: string) => string;
+  /**
+   * The customer's UTC offset in minutes, or null for the browser's zone. With an offset the
+   * chart runs in UTC on times shifted by it, so ticks fall on the customer's hours and days.
+   */
+  offsetMin: number | null;
   labels: { temp: string; hum: string; tempZone: string; humZone: string };
 }
 
 /** Band between min and max, and the limits as dashed lines (max orange, min blue: spec §9). */
-function zoneMarks(min: number | null, max: number | null, label: string, band: boolean) {
+function zoneMarks(min: number | null, max: number | null, label: string, band: boolean, unit: string) {
   const lines: any[] = [];
-  if (max !== null) lines.push({ yAxis: max, lineStyle: { color: HIGH }, label: { formatter: `${max}`, color: HIGH } });
-  if (min !== null) lines.push({ yAxis: min, lineStyle: { color: LOW }, label: { formatter: `${min}`, color: LOW } });
+  // Temperature limits: max orange, min blue (spec §9); humidity limits dotted in the humidity colour.
+  const hi = band ? HIGH : HUM_COLOR;
+  const lo = band ? LOW : HUM_COLOR;
+  if (max !== null) lines.push({ yAxis: max, lineStyle: { color: hi }, label: { formatter: `${max}${unit}`, color: hi } });
+  if (min !== null) lines.push({ yAxis: min, lineStyle: { color: lo }, label: { formatter: `${min}${unit}`, color: lo } });
   return {
-    markLine: lines.length ? { silent: true, symbol: 'none', lineStyle: { type: 'dashed' as const, width: 1 }, label: { position: 'insideEndTop' as const, fontSize: 10 }, data: lines } : undefined,
+    markLine: lines.length
+      ? { silent: true, symbol: 'none', lineStyle: { type: band ? ('dashed' as const) : ('dotted' as const), width: 1 }, label: { position: band ? ('insideEndTop' as const) : ('insideStartTop' as const), fontSize: 10 }, data: lines }
+      : undefined,
     markArea:
       band && min !== null && max !== null
         ? { silent: true, itemStyle: { color: 'rgba(82, 196, 26, 0.08)' }, label: { show: true, position: 'insideTopLeft' as const, color: '#52c41a', fontSize: 10 }, data: [[{ name: label, yAxis: min }, { yAxis: max }]] as any }
@@ -29,9 +42,11 @@ function zoneMarks(min: number | null, max: number | null, label: string, band: 
   };
 }
 
-export function buildChartOption({ points, zone, withHum, fmtTime, labels }: Input): ChartOption {
-  const temp = points.map((p) => [p.ts, p.temp ?? null]);
-  const hum = points.map((p) => [p.ts, p.hum ?? null]);
+export function buildChartOption({ points, zone, withHum, offsetMin, labels }: Input): ChartOption {
+  const shift = offsetMin === null ? 0 : offsetMin * 60_000;
+  const fmtTime = (v: number, fmt = 'YYYY-MM-DD HH:mm:ss') => (offsetMin === null ? dayjs(v).format(fmt) : dayjs.utc(v).format(fmt));
+  const temp = points.map((p) => [p.ts + shift, p.temp ?? null]);
+  const hum = points.map((p) => [p.ts + shift, p.hum ?? null]);
   // Keep the zone visible even when every value sits well inside it.
   const padAxis = (min: number | null, max: number | null) => ({
     min: (v: { min: number }) => (min === null ? Math.floor(v.min - 1) : Math.floor(Math.min(v.min, min) - 1)),
@@ -39,6 +54,7 @@ export function buildChartOption({ points, zone, withHum, fmtTime, labels }: Inp
   });
   return {
     animation: false,
+    useUTC: offsetMin !== null,
     grid: { left: 56, right: withHum ? 64 : 28, top: 36, bottom: 78 },
     legend: { top: 4, data: withHum ? [labels.temp, labels.hum] : [labels.temp] },
     tooltip: {
@@ -51,7 +67,7 @@ export function buildChartOption({ points, zone, withHum, fmtTime, labels }: Inp
         const body = list
           .map((p: any) => {
             const v = p.value[1];
-            const unit = p.seriesIndex === 0 ? '℃' : '%RH';
+            const unit = p.seriesIndex === 0 ? '°C' : '%RH';
             return `${p.marker}${p.seriesName}: <b>${v === null || v === undefined ? '--' : Number(v).toFixed(2)}</b> ${unit}`;
           })
           .join('<br/>');
@@ -60,11 +76,11 @@ export function buildChartOption({ points, zone, withHum, fmtTime, labels }: Inp
     },
     xAxis: {
       type: 'time',
-      axisLabel: { formatter: (v: number) => fmtTime(v, 'MM-DD\nHH:mm'), hideOverlap: true },
+      axisLabel: { formatter: (v: number) => fmtTime(v, 'MM-DD\nHH:mm'), hideOverlap: true, lineHeight: 14, margin: 10 },
       splitLine: { show: false },
     },
     yAxis: [
-      { type: 'value', name: '℃', position: 'left', ...padAxis(zone.tempMin, zone.tempMax), splitLine: { lineStyle: { type: 'dashed', color: '#f0f0f0' } } },
+      { type: 'value', name: '°C', position: 'left', ...padAxis(zone.tempMin, zone.tempMax), splitLine: { lineStyle: { type: 'dashed', color: '#f0f0f0' } } },
       ...(withHum ? [{ type: 'value' as const, name: '%RH', position: 'right' as const, ...padAxis(zone.humMin, zone.humMax), splitLine: { show: false } }] : []),
     ],
     dataZoom: [
@@ -82,7 +98,7 @@ export function buildChartOption({ points, zone, withHum, fmtTime, labels }: Inp
         lineStyle: { width: 1.5 },
         itemStyle: { color: TEMP_COLOR },
         data: temp,
-        ...zoneMarks(zone.tempMin, zone.tempMax, labels.tempZone, true),
+        ...zoneMarks(zone.tempMin, zone.tempMax, labels.tempZone, true, '°C'),
       },
       ...(withHum
         ? [
@@ -95,7 +111,7 @@ export function buildChartOption({ points, zone, withHum, fmtTime, labels }: Inp
               lineStyle: { width: 1.2 },
               itemStyle: { color: HUM_COLOR },
               data: hum,
-              ...zoneMarks(zone.humMin, zone.humMax, labels.humZone, false),
+              ...zoneMarks(zone.humMin, zone.humMax, labels.humZone, false, '%'),
             },
           ]
         : []),

@@ -86,7 +86,7 @@ export function CarrierStatusWidget() {
           radius: ['48%', '72%'],
           center: ['35%', '50%'],
           avoidLabelOverlap: true,
-          label: { show: true, position: 'center', formatter: () => `${s?.total ?? 0}`, fontSize: 22, fontWeight: 600, color: '#0b1b33' },
+          label: { show: false },
           labelLine: { show: false },
           data,
         },
@@ -95,7 +95,13 @@ export function CarrierStatusWidget() {
   }, [s, t]);
   return (
     <WidgetCard title={t('carrierStatusTitle')} loading={q.isPending} error={q.error} empty={s?.total === 0} onRetry={() => q.refetch()} testId="widget-carrier-status">
-      <HomeChart option={option} height={230} />
+      <div className="cw-donut">
+        <HomeChart option={option} height={230} />
+        <div className="cw-donut-center">
+          <div className="cw-donut-value">{s?.total ?? 0}</div>
+          <div className="cw-donut-label">{t('kpi.total')}</div>
+        </div>
+      </div>
     </WidgetCard>
   );
 }

@@ -1,0 +1,163 @@
+/**
+ * Ingest throughput: K readings published over MQTT QoS 1 by G concurrent gateways (one
+ * message = one reading per sensor of the gateway), from the first publish to the last
+ * commit, through the embedded broker (and, with MQTT_URL, an external broker); then a raw
+ * COPY of K rows into the same table of the same database as the baseline.
+ *
+ *   npm run bench:ingest                          # PGlite in memory
+ *   DATABASE_URL=postgres://… npm run bench:ingest
+ * Env: BENCH_READINGS (200000), BENCH_GATEWAYS (8), BENCH_SENSORS per gateway (50),
+ *      BENCH_INFLIGHT messages per gateway (32), MQTT_URL, BENCH_CONSUMERS (4).
+ */
+import mqtt, { type MqttClient } from 'mqtt';
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../../server/src/config.js';
+import { migrate } from '../../server/src/platform/db/migrate.js';
+import { Bus } from '../../server/src/platform/events.js';
+import type { AppDeps } from '../../server/src/deps.js';
+import type { Db } from '../../server/src/platform/db/client.js';
+import { generateGatewaySecret, hashGatewaySecret, IngestService, startIngest } from '../../server/src/ingest/index.js';
+import { openBenchDb } from './db.js';
+
+const K = Number(process.env.BENCH_READINGS ?? 200_000);
+const G = Number(process.env.BENCH_GATEWAYS ?? 8);
+const S = Number(process.env.BENCH_SENSORS ?? 50);
+const INFLIGHT = Number(process.env.BENCH_INFLIGHT ?? 32);
+const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 4);
+const STEP = 60_000;
+
+interface Fixture {
+  gateways: { sn: string; secret: string; sensors: { id: number; dev: string }[] }[];
+  customerId: number;
+}
+
+async function enrol(db: Db): Promise<Fixture> {
+  const tag = randomBytes(4).toString('hex').toUpperCase();
+  const c = await db.one<{ id: number }>(`INSERT INTO customer (name, code) VALUES ($1, $2) RETURNING id`, [`Bench ${tag}`, `B${tag}`]);
+  const customerId = c!.id;
+  const gateways: Fixture['gateways'] = [];
+  for (let g = 0; g < G; g++) {
+    const sn = `${tag}${String(g).padStart(4, '0')}`;
+    const secret = generateGatewaySecret();
+    const gw = await db.one<{ id: number }>(`INSERT INTO gateway (customer_id, sn, name, secret_hash) VALUES ($1, $2, $2, $3) RETURNING id`, [customerId, sn, hashGatewaySecret(secret)]);
+    const devs = Array.from({ length: S }, (_, s) => `B${tag}${String(g * S + s).padStart(6, '0')}`);
+    const rows = await db.query<{ id: number; dev_no: string }>(
+      `INSERT INTO sensor (customer_id, dev_no, type, gateway_id) SELECT $1, d, 'th', $2 FROM unnest($3::text[]) AS d RETURNING id, dev_no`,
+      [customerId, gw!.id, devs],
+    );
+    gateways.push({ sn, secret, sensors: rows.map((r) => ({ id: r.id, dev: r.dev_no })) });
+  }
+  return { gateways, customerId };
+}
+
+/** Each gateway's messages: round r carries one reading per sensor at base + r·STEP. */
+function payloads(f: Fixture, base: number): string[][] {
+  const rounds = Math.ceil(K / (G * S));
+  let left = K;
+  return f.gateways.map((gw) => {
+    const out: string[] = [];
+    for (let r = 0; r < rounds && left > 0; r++) {
+      const readings = gw.sensors.slice(0, Math.min(gw.sensors.length, left)).map((s, i) => ({
+        dev: s.dev,
+        ts: base + r * STEP,
+        temp: 4 + ((r + i) % 40) / 10,
+        hum: 50 + (r % 10),
+        volt: 3.01,
+        rssi: -70,
+        lqi: 180,
+      }));
+      left -= readings.length;
+      out.push(JSON.stringify({ readings }));
+    }
+    return out;
+  });
+}
+
+async function publishAll(url: string, f: Fixture, messages: string[][]): Promise<number> {
+  const clients: MqttClient[] = await Promise.all(
+    f.gateways.map((gw) => mqtt.connectAsync(url, { clientId: gw.sn, username: gw.sn, password: gw.secret, protocolVersion: 4, reconnectPeriod: 500 })),
+  );
+  const t0 = performance.now();
+  await Promise.all(
+    clients.map(async (c, g) => {
+      const topic = `cc/${f.gateways[g].sn}/up/data`;
+      let next = 0;
+      // A window of INFLIGHT unacknowledged messages per gateway, as a real gateway's queue.
+      await Promise.all(
+        Array.from({ length: INFLIGHT }, async () => {
+          while (next < messages[g].length) await c.publishAsync(topic, messages[g][next++], { qos: 1 });
+        }),
+      );
+    }),
+  );
+  const ms = performance.now() - t0;
+  await Promise.all(clients.map((c) => c.endAsync()));
+  return ms;
+}
+
+const stored = async (db: Db, f: Fixture) =>
+  Number((await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM reading WHERE customer_id = $1`, [f.customerId]))!.n);
+
+async function main() {
+  const bench = await openBenchDb();
+  const { db } = bench;
+  await migrate(db);
+  const base = Date.now() - 3 * 86_400_000;
+  const config = loadConfig({ DEMO: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MQTT_URL: '' } as NodeJS.ProcessEnv);
+  console.log(`ingest bench on ${bench.label}: ${K} readings, ${G} gateways × ${S} sensors, ${INFLIGHT} messages in flight per gateway`);
+
+  // Embedded broker.
+  const f = await enrol(db);
+  const msgs = payloads(f, base);
+  const deps: AppDeps = { config, db, bus: new Bus() };
+  const ingest = await startIngest(deps, { mqttPort: 0, mqttPortExplicit: false, host: '127.0.0.1', presence: false });
+  const ms = await publishAll(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, msgs);
+  await ingest.stop();
+  const n = await stored(db, f);
+  if (n !== K) throw new Error(`embedded: ${n} of ${K} readings stored`);
+  const ingestRps = K / (ms / 1000);
+  const w = deps.ingest!.writer.stats;
+  console.log(`embedded broker: ${K} readings in ${(ms / 1000).toFixed(2)} s = ${Math.round(ingestRps)} readings/s (${w.batches} batches, ${Math.round(K / w.batches)} readings per batch)`);
+
+  if (process.env.MQTT_URL) {
+    const fx = await enrol(db);
+    const xmsgs = payloads(fx, base);
+    const run = randomBytes(3).toString('hex');
+    const xdeps: AppDeps = { config: { ...config, mqttUrl: process.env.MQTT_URL }, db, bus: new Bus() };
+    const prefix = `cw-bench-${run}`;
+    const x = await startIngest(xdeps, { mqttPort: 0, mqttPortExplicit: false, consumers: CONSUMERS, clientIdPrefix: prefix, group: `bench${run}`, presence: false });
+    const t0 = performance.now();
+    await publishAll(process.env.MQTT_URL, fx, xmsgs);
+    while (xdeps.ingest!.writer.stats.accepted < K) await new Promise((r) => setTimeout(r, 10));
+    const xms = performance.now() - t0;
+    await x.stop();
+    // The bench's persistent sessions would otherwise stay on the broker.
+    for (let i = 0; i < CONSUMERS; i++) await (await mqtt.connectAsync(process.env.MQTT_URL, { clientId: `${prefix}-${i}`, clean: true })).endAsync();
+    console.log(`external broker ${process.env.MQTT_URL} (${CONSUMERS} consumers): ${Math.round(K / (xms / 1000))} readings/s`);
+  }
+
+  // Baseline: the same number of rows by COPY into the same table, half a step after the ingested ones.
+  const cols = 'sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door';
+  const lines: string[] = [];
+  const sensors = f.gateways.flatMap((g) => g.sensors);
+  for (let i = 0; i < K; i++) {
+    const s = sensors[i % sensors.length];
+    const ts = new Date(base + Math.floor(i / sensors.length) * STEP + STEP / 2).toISOString();
+    lines.push(`${s.id}\t${ts}\t${f.customerId}\t${4 + (i % 40) / 10}\t${50 + (i % 10)}\t3.01\t-70\t180\t\\N\t\\N`);
+  }
+  const text = lines.join('\n') + '\n';
+  const c0 = performance.now();
+  await bench.copy(cols, text);
+  const cms = performance.now() - c0;
+  const copyRps = K / (cms / 1000);
+  if ((await stored(db, f)) !== 2 * K) throw new Error('COPY did not store every row');
+  console.log(`COPY: ${K} rows in ${(cms / 1000).toFixed(2)} s = ${Math.round(copyRps)} rows/s`);
+  await bench.close();
+  console.log(`ingest_rps=${Math.round(ingestRps)} copy_rps=${Math.round(copyRps)} ratio=${(ingestRps / copyRps).toFixed(3)}`);
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
