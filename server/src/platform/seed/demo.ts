@@ -149,7 +149,7 @@ const TEST_FRIDGE: CarrierDef = {
 export interface DemoGateway {
   sn: string;
   secret: string;
-  sensors: { dev: string; humidity: boolean; profile: SensorProfile; zone: { temp: [number, number]; hum?: [number, number] } }[];
+  sensors: { dev: string; humidity: boolean; carrierType: 1 | 2 | 3 | 4; profile: SensorProfile; zone: { temp: [number, number]; hum?: [number, number] } }[];
 }
 
 /** Whether this database already holds the complete demo. */
@@ -312,7 +312,7 @@ export async function demoGateways(db: Db): Promise<DemoGateway[]> {
     const sensors = CARRIERS.filter((c) => c.gateway === g.sn).flatMap((c) =>
       c.sensors
         .filter((s) => onGateway.has(`${g.sn}/${s.dev}`))
-        .map((s) => ({ dev: s.dev, humidity: s.profile.hum !== undefined, profile: s.profile, zone: { temp: c.temp, hum: c.hum } })),
+        .map((s) => ({ dev: s.dev, humidity: s.profile.hum !== undefined, carrierType: c.type, profile: s.profile, zone: { temp: c.temp, hum: c.hum } })),
     );
     if (sensors.length) out.push({ sn: g.sn, secret, sensors });
   }

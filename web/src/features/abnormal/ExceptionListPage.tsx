@@ -178,7 +178,7 @@ export default function ExceptionListPage() {
               </Button>
             )}
             {r.devNo && (
-              <Button type="link" size="small" icon={<HistoryOutlined />} onClick={() => navigate(`/historyData?deviceNo=${encodeURIComponent(r.devNo!)}&start=${start}&end=${end}`)}>
+              <Button type="link" size="small" icon={<HistoryOutlined />} onClick={() => navigate(`/historyData?deviceNo=${encodeURIComponent(r.devNo!)}&start=${start}&end=${end}&exStart=${r.startTs}${r.endTs && !r.ongoing ? `&exEnd=${r.endTs}` : ''}`)}>
                 {t('action.history')}
               </Button>
             )}

@@ -28,7 +28,12 @@ export function HandleDialog({ row, onClose, onDone }: Props) {
 
   const submit = async () => {
     if (!row) return;
-    const v = await form.validateFields();
+    let v: { reason: string; measures: string };
+    try {
+      v = await form.validateFields();
+    } catch {
+      return; // the form shows what is missing
+    }
     setSaving(true);
     setError(null);
     try {

@@ -69,6 +69,9 @@ export default function HistoryDataPage() {
   const [devInput, setDevInput] = useState(deviceNo);
 
   // The page stays mounted in its tab: a new link (another device, another window) re-applies.
+  // Coming from an exception: its period is highlighted on the chart.
+  const exStart = Number(params.get('exStart')) || 0;
+  const exEnd = Number(params.get('exEnd')) || 0;
   const startParam = params.get('start');
   const endParam = params.get('end');
   useEffect(() => setDevInput(deviceNo), [deviceNo]);
@@ -107,9 +110,11 @@ export default function HistoryDataPage() {
         zone,
         withHum,
         offsetMin: offsetMinutes(timeZone),
+        span: [start, end],
+        highlight: exStart > 0 ? { from: exStart, to: exEnd > 0 ? exEnd : Math.min(end, Date.now()), label: t('exception') } : undefined,
         labels: { temp: t('temp'), hum: t('hum'), tempZone: t('tempZone'), humZone: t('humZone') },
       }),
-    [points, zone, withHum, timeZone, t],
+    [points, zone, withHum, timeZone, start, end, exStart, exEnd, t],
   );
 
   const pickQuick = (k: QuickRange) => {

@@ -20,6 +20,10 @@ interface Input {
    * chart runs in UTC on times shifted by it, so ticks fall on the customer's hours and days.
    */
   offsetMin: number | null;
+  /** The requested span (UTC ms): the time axis covers it whole, so gaps show as gaps. */
+  span?: [number, number];
+  /** A period to highlight (an exception's start and end, UTC ms). */
+  highlight?: { from: number; to: number; label: string };
   labels: { temp: string; hum: string; tempZone: string; humZone: string };
 }
 
@@ -42,7 +46,20 @@ function zoneMarks(min: number | null, max: number | null, label: string, band: 
   };
 }
 
-export function buildChartOption({ points, zone, withHum, offsetMin, labels }: Input): ChartOption {
+/** Adds the highlighted period as a red band across the plot. */
+function withHighlight<T extends { markArea?: any }>(marks: T, h: Input['highlight'], shift: number): T {
+  if (!h) return marks;
+  const band = [
+    { name: h.label, xAxis: h.from + shift, itemStyle: { color: 'rgba(255, 77, 79, 0.12)' }, label: { color: '#cf1322', position: 'insideTop' } },
+    { xAxis: h.to + shift },
+  ];
+  const markArea = marks.markArea
+    ? { ...marks.markArea, data: [...marks.markArea.data, band] }
+    : { silent: true, label: { show: true, fontSize: 10 }, data: [band] };
+  return { ...marks, markArea };
+}
+
+export function buildChartOption({ points, zone, withHum, offsetMin, span, highlight, labels }: Input): ChartOption {
   const shift = offsetMin === null ? 0 : offsetMin * 60_000;
   const fmtTime = (v: number, fmt = 'YYYY-MM-DD HH:mm:ss') => (offsetMin === null ? dayjs(v).format(fmt) : dayjs.utc(v).format(fmt));
   const temp = points.map((p) => [p.ts + shift, p.temp ?? null]);
@@ -76,6 +93,8 @@ export function buildChartOption({ points, zone, withHum, offsetMin, labels }: I
     },
     xAxis: {
       type: 'time',
+      min: span ? span[0] + shift : undefined,
+      max: span ? span[1] + shift : undefined,
       axisLabel: { formatter: (v: number) => fmtTime(v, 'MM-DD\nHH:mm'), hideOverlap: true, lineHeight: 14, margin: 10 },
       splitLine: { show: false },
     },
@@ -98,7 +117,7 @@ export function buildChartOption({ points, zone, withHum, offsetMin, labels }: I
         lineStyle: { width: 1.5 },
         itemStyle: { color: TEMP_COLOR },
         data: temp,
-        ...zoneMarks(zone.tempMin, zone.tempMax, labels.tempZone, true, '°C'),
+        ...withHighlight(zoneMarks(zone.tempMin, zone.tempMax, labels.tempZone, true, '°C'), highlight, shift),
       },
       ...(withHum
         ? [

@@ -9,7 +9,7 @@ import { EXCEPTION_CATEGORIES } from '@coldwatch/contract';
 import { api } from '../../api/client';
 import { HomeChart, type HomeChartOption } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
-import { historyLink, type LatestException } from './homeLogic';
+import { historyLink, valueUnit, type LatestException } from './homeLogic';
 
 export const LATEST_COUNT = 5; // spec §9: home shows the latest five exceptions
 
@@ -59,7 +59,7 @@ export function LatestExceptions() {
               <div className="cw-latest-main">
                 <Link to="/abnormal/dataex" className="cw-latest-title">
                   {r.carrierName ?? t('noCarrier')}
-                  {value != null && <span className="cw-latest-value">{t('peak', { value: Number(value).toFixed(2) })}</span>}
+                  {value != null && <span className="cw-latest-value">{t('peak', { value: `${Number(value).toFixed(2)} ${valueUnit(r.category)}`.trim() })}</span>}
                 </Link>
                 <div className="cw-latest-meta">
                   <ClockCircleOutlined /> {dayjs(r.startTs).format('YYYY-MM-DD HH:mm')}

@@ -64,3 +64,6 @@ export function historyLink(r: Pick<LatestException, 'devNo' | 'startTs' | 'endT
   const end = r.ongoing || !r.endTs ? now : Math.min(now, r.endTs + HOUR);
   return `/historyData?${new URLSearchParams({ deviceNo: r.devNo, start: String(start), end: String(end) })}`;
 }
+
+/** Unit of an exception category's values (temperature ℃, humidity %RH, others none). */
+export const valueUnit = (category: string) => (category.startsWith('temp') ? '℃' : category.startsWith('hum') ? '%RH' : '');
