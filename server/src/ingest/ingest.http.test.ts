@@ -14,7 +14,8 @@ beforeAll(async () => {
   t = await setup();
   gwA = await enrol(t.db, t.tenants.a.customerId, 3);
   gwB = await enrol(t.db, t.tenants.b.customerId, 1);
-});
+  // A fresh PGlite database with hashed passwords takes long on a busy two-core machine.
+}, 180_000);
 afterAll(() => t?.close());
 
 const post = (g: Enrolled, kind: string, body: unknown, secret = g.secret) =>

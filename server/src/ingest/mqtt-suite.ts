@@ -47,7 +47,8 @@ export function mqttSuite(transport: Transport): SuiteCtx {
     ctx.restart = async () => {
       ctx.ingest = await startIngest(ctx.t.deps, { ...transport.options(), mqttPort: ctx.ingest.mqttPort ?? 0, mqttPortExplicit: true });
     };
-  });
+    // A fresh PGlite database with hashed passwords takes long on a busy two-core machine.
+  }, 180_000);
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.endAsync(true)));
     await ctx.ingest?.stop();

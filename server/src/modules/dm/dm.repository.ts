@@ -72,7 +72,7 @@ export async function monitorList(db: Db, scope: Scope, f: { sceneId?: number; t
   if (f.type) where.push(`c.type = $${params.push(f.type)}`);
   if (f.sceneId) where.push(`c.scene_id IN ${sceneSubtree(`$${params.push(f.sceneId)}`)}`);
   if (f.name) where.push(`c.name ILIKE $${params.push(likeParam(f.name))}`);
-  const carriers = await db.query<Zone & { id: number; status: number; alarmOn: boolean }>(
+  const carriers = await db.query<Zone & { id: number; status: number; alarmOn: boolean; openExceptions: number }>(
     `SELECT ${CARRIER_COLS},
             (SELECT count(*)::int FROM exception_record e WHERE e.carrier_id = c.id AND e.ongoing) AS "openExceptions"
        FROM ${CARRIER_FROM} WHERE ${where.join(' AND ')} ORDER BY c.id`,
@@ -88,6 +88,6 @@ export async function monitorList(db: Db, scope: Scope, f: { sceneId?: number; t
   for (const s of sensors) byCarrier.set(s.carrierId!, [...(byCarrier.get(s.carrierId!) ?? []), s]);
   return carriers.map((c) => {
     const list = withStates(c, byCarrier.get(c.id) ?? []);
-    return { ...c, state: carrierState(c, list, (c as any).openExceptions), sensors: list };
+    return { ...c, state: carrierState(c, list, c.openExceptions), sensors: list };
   });
 }

@@ -128,12 +128,6 @@ export default function DeviceMonitorPage() {
           />
           <Input.Search allowClear placeholder={t('filter.search')} style={{ width: 220 }} onSearch={setSearch} onChange={(e) => !e.target.value && setSearch('')} />
           <span className="cw-mon-spacer" />
-          <span className="cw-mon-legend">
-            <span style={{ ['--c' as any]: RANGE_COLORS.high }}>{t('range.high')}</span>
-            <span style={{ ['--c' as any]: RANGE_COLORS.ok }}>{t('range.ok')}</span>
-            <span style={{ ['--c' as any]: RANGE_COLORS.low }}>{t('range.low')}</span>
-            <span style={{ ['--c' as any]: '#bfbfbf' }}>{t('filter.offline')}</span>
-          </span>
           <span className={`cw-mon-live is-${streamState}`} title={timeZone ? t('timeZone', { tz: timeZone }) : undefined}>
             <i />
             {streamState === 'connected' ? t('live.connected') : streamState === 'connecting' ? t('live.connecting') : t('live.disconnected', { seconds: REFRESH_DOWN_S })}
@@ -161,7 +155,13 @@ export default function DeviceMonitorPage() {
             {t('summary.alarm')}
             <b style={{ color: RANGE_COLORS.high }}>{summary.alarm}</b>
           </span>
-          {timeZone && <span style={{ marginInlineStart: 'auto' }}>{t('timeZone', { tz: timeZone })}</span>}
+          <span className="cw-mon-legend" style={{ marginInlineStart: 'auto' }}>
+            <span style={{ ['--c' as any]: RANGE_COLORS.high }}>{t('range.high')}</span>
+            <span style={{ ['--c' as any]: RANGE_COLORS.ok }}>{t('range.ok')}</span>
+            <span style={{ ['--c' as any]: RANGE_COLORS.low }}>{t('range.low')}</span>
+            <span style={{ ['--c' as any]: '#bfbfbf' }}>{t('filter.offline')}</span>
+          </span>
+          {timeZone && <span>{t('timeZone', { tz: timeZone })}</span>}
         </div>
         {list.isError && carriers.length === 0 ? (
           <Alert type="error" showIcon title={t('loadFailed')} action={<Button size="small" onClick={() => void list.refetch()}>{t('retry')}</Button>} />

@@ -185,8 +185,6 @@ export default function HistoryDataPage() {
             }
           }}
         />
-        <span style={{ flex: 1 }} />
-        {timeZone && <Typography.Text type="secondary">{t('timeZone', { tz: timeZone })}</Typography.Text>}
       </div>
 
       {!deviceNo ? (
@@ -219,6 +217,7 @@ export default function HistoryDataPage() {
                     {t('humZone')}: {fmtValue(zone.humMin)} ~ {fmtValue(zone.humMax)} %RH
                   </span>
                 )}
+                {timeZone && <span>{t('timeZone', { tz: timeZone })}</span>}
               </span>
             }
           >
