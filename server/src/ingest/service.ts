@@ -7,16 +7,8 @@ import { ReadingWriter, type IngestResult, type WriterOptions } from './writer.j
 import { parseAck, parseData, parseEvent, parseHeartbeat, type MessageKind, type Parsed } from './protocol.js';
 import { verifyGatewaySecret } from './secret.js';
 
-/** What a gateway event looks like on the bus (`bus.on('gatewayEvent')`), after it is stored. */
-export interface GatewayEventMessage {
-  customerId: number;
-  gatewayId: number;
-  sn: string;
-  sensorId: number | null;
-  devNo: string | null;
-  type: string;
-  ts: number;
-}
+import type { GatewayEventMessage } from '../platform/events.js';
+export type { GatewayEventMessage };
 
 export interface HandleResult extends IngestResult {
   /** Set when the message was rejected whole (malformed): the reason, for a 400 or the log. */
@@ -103,7 +95,7 @@ export class IngestService {
         if (!rows.length) return { ...ZERO, duplicates: 1 };
         const msg: GatewayEventMessage = { customerId: gw.customerId, gatewayId: gw.id, sn: gw.sn, sensorId, devNo: ev.dev, type: ev.type, ts: ev.ts };
         // The Bus's typed event map does not list gateway events yet; listeners subscribe by this name.
-        (this.deps.bus as unknown as NodeJS.EventEmitter).emit('gatewayEvent', msg);
+        this.deps.bus.emit('gatewayEvent', msg);
         return { ...ZERO, accepted: 1 };
       }
       case 'ack': {

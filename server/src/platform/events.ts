@@ -32,8 +32,20 @@ export interface DeviceStatusEvent {
   status: number;
 }
 
+/** A gateway event (power_fail, door_open, …) after it is stored. */
+export interface GatewayEventMessage {
+  customerId: number;
+  gatewayId: number;
+  sn: string;
+  sensorId: number | null;
+  devNo: string | null;
+  type: string;
+  ts: number;
+}
+
 interface Events {
   reading: [LiveReading];
+  gatewayEvent: [GatewayEventMessage];
   exception: [ExceptionEvent];
   deviceStatus: [DeviceStatusEvent];
 }

@@ -9,6 +9,7 @@ import {
   fmtZone,
   formatInZone,
   isOffline,
+  num,
   rangeState,
   RANGE_COLORS,
   type MonitorCarrier,
@@ -102,6 +103,13 @@ export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSens
       }
       extra={
         <span className="cw-mon-extra">
+          {(num(carrier.openExceptions) ?? 0) > 0 && (
+            <Tooltip title={t('openExceptions', { count: num(carrier.openExceptions) ?? 0 })}>
+              <Tag color="error" icon={<WarningFilled />} style={{ marginInlineEnd: 6 }}>
+                {num(carrier.openExceptions)}
+              </Tag>
+            </Tooltip>
+          )}
           {t(`carrierType.${carrier.type}`, { defaultValue: '' })}
           {carrier.status !== 1 && (
             <Tag style={{ marginInlineStart: 6, marginInlineEnd: 0 }}>{t(`carrierStatus.${carrier.status}`, { defaultValue: String(carrier.status) })}</Tag>
