@@ -16,6 +16,8 @@ export const Code = {
   /** Entity answers of §8 (customer create, user, role, menu). */
   NAME_EXISTS: 418,
   CODE_EXISTS: 420,
+  EMAIL_EXISTS: 421,
+  MOBILE_EXISTS: 422,
 } as const;
 
 export type CodeValue = (typeof Code)[keyof typeof Code];

@@ -1,11 +1,8 @@
-import type { ContactBody } from '@coldwatch/contract';
+import { Code, type ContactBody } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
 import { scopeWhere, targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { conflict } from '../../platform/http/errors.js';
 import { likeParam, msCol, pageQuery, scopedIds, scopedRow } from '../dm/records.js';
-
-/** Spec §8 "422 mobile exists" (customer create), reused for spec §5 "duplicate phones in a group are rejected". */
-export const MOBILE_EXISTS = 422;
 
 const COLS = `k.id, k.name, k.gender, k.phone, k.email, k.alarm_level AS "alarmLevel", k.group_name AS "groupName",
   k.customer_id AS "customerId", cu.name AS "customerName",
@@ -38,7 +35,8 @@ export async function detail(db: Db, scope: Scope, id: number) {
 async function checkPhone(q: Queryable, customerId: number, b: ContactBody, exceptId = 0) {
   if (!b.phone) return;
   const dup = await q.query('SELECT 1 FROM contact WHERE customer_id = $1 AND group_name = $2 AND phone = $3 AND id <> $4', [customerId, b.groupName, b.phone, exceptId]);
-  if (dup.length) throw conflict(MOBILE_EXISTS, 'errors.exists.phone');
+  // Spec §8 "422 mobile exists", reused for §5 "duplicate phones in a group are rejected".
+  if (dup.length) throw conflict(Code.MOBILE_EXISTS, 'errors.exists.phone');
 }
 
 export async function add(q: Queryable, scope: Scope, b: ContactBody & { customerId?: number }) {

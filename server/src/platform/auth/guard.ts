@@ -23,7 +23,7 @@ declare module 'fastify' {
  */
 export function registerGuard(app: FastifyInstance, db: Db) {
   app.decorateRequest('scope', null as unknown as Scope);
-  app.addHook('preHandler', async (req: FastifyRequest) => {
+  app.addHook('preValidation', async (req: FastifyRequest) => {
     const config = req.routeOptions.config ?? {};
     if (config.public || !req.url.startsWith('/service/')) return;
     const token = (req as any).cookies?.[SESSION_COOKIE] as string | undefined;

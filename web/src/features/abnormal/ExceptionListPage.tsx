@@ -66,7 +66,7 @@ export default function ExceptionListPage() {
   const [search] = useSearchParams();
   const carrierId = search.get('carrierId') ?? undefined;
 
-  const [filters, setFilters] = useState<{ status?: number; category?: string; start?: number; end?: number }>({});
+  const [filters, setFilters] = useState<{ status?: number; category?: string; devNo?: string; start?: number; end?: number }>({});
   const [handling, setHandling] = useState<ExceptionRow | null>(null);
   const table = useRef<PagedTableRef>(null);
 
@@ -191,6 +191,7 @@ export default function ExceptionListPage() {
   const fields: SearchField[] = [
     { name: 'status', type: 'select', label: t('filter.status'), width: 130, options: Object.values(EXCEPTION_STATUS).map((s) => ({ value: s, label: t(`status.${s}`) })) },
     { name: 'category', type: 'select', label: t('filter.category'), width: 170, options: EXCEPTION_CATEGORIES.map((c) => ({ value: c, label: t(`category.${c}`) })) },
+    { name: 'devNo', type: 'input', label: t('col.device'), width: 140 },
     { name: 'range', type: 'datetimeRange', label: t('filter.range') },
   ];
 
@@ -200,7 +201,7 @@ export default function ExceptionListPage() {
         fields={fields}
         onSearch={(v) => {
           const r = v.range as [number, number] | undefined;
-          setFilters({ status: v.status as number | undefined, category: v.category as string | undefined, start: r?.[0], end: r?.[1] });
+          setFilters({ status: v.status as number | undefined, category: v.category as string | undefined, devNo: v.devNo as string | undefined, start: r?.[0], end: r?.[1] });
         }}
         extra={<Button icon={<ReloadOutlined />} onClick={() => table.current?.reload()} aria-label={t('filter.query')} />}
       />

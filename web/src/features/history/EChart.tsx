@@ -35,13 +35,17 @@ interface Props {
   height?: number | string;
   /** Called with the plot width on mount and on resize. */
   onWidth?: (width: number) => void;
+  /** Called after the user zooms: the window of the first dataZoom as axis values, or null at full view. */
+  onZoom?: (window: [number, number] | null) => void;
 }
 
-export function EChart({ option, height = 380, onWidth }: Props) {
+export function EChart({ option, height = 380, onWidth, onZoom }: Props) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const widthCb = useRef(onWidth);
   widthCb.current = onWidth;
+  const zoomCb = useRef(onZoom);
+  zoomCb.current = onZoom;
 
   useEffect(() => {
     if (!el.current) return;
@@ -53,9 +57,20 @@ export function EChart({ option, height = 380, onWidth }: Props) {
       if (w) widthCb.current?.(w);
     });
     ro.observe(el.current);
+    let zoomTimer: ReturnType<typeof setTimeout> | undefined;
+    c.on('datazoom', () => {
+      clearTimeout(zoomTimer);
+      zoomTimer = setTimeout(() => {
+        const dz = (c.getOption() as any)?.dataZoom?.[0];
+        if (!dz) return;
+        const full = (dz.start ?? 0) <= 0 && (dz.end ?? 100) >= 100;
+        zoomCb.current?.(full ? null : [Number(dz.startValue), Number(dz.endValue)]);
+      }, 300);
+    });
     widthCb.current?.(el.current.clientWidth);
     return () => {
       ro.disconnect();
+      clearTimeout(zoomTimer);
       c.dispose();
       chart.current = null;
     };

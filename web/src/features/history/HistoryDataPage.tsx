@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Empty, Input, Segmented, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { LineChartOutlined } from '@ant-design/icons';
+import { LineChartOutlined, ZoomInOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, sensorMeasuresHumidity, type SensorType } from '@coldwatch/contract';
@@ -130,6 +130,11 @@ export default function HistoryDataPage() {
   };
 
   const onWidth = useCallback((w: number) => setWidth(w), []);
+  // Zoomed into a downsampled series: offer the zoomed span at full detail. Axis values carry the zone shift.
+  const [zoomed, setZoomed] = useState<[number, number] | null>(null);
+  const shift = (offsetMinutes(timeZone) ?? 0) * 60_000;
+  const onZoom = useCallback((w: [number, number] | null) => setZoomed(w ? [Math.round(w[0] - shift), Math.round(w[1] - shift)] : null), [shift]);
+  useEffect(() => setZoomed(null), [start, end, deviceNo]);
 
   const rows = useMemo(() => [...points].sort((a, b) => b.ts - a.ts), [points]);
   const columns: ColumnsType<HistoryPoint> = [
@@ -203,6 +208,20 @@ export default function HistoryDataPage() {
                     {t('downsampledShort')}
                   </Tag>
                 )}
+                {q.data?.downsampled && zoomed && (
+                  <Button
+                    size="small"
+                    type="primary"
+                    ghost
+                    icon={<ZoomInOutlined />}
+                    onClick={() => {
+                      setQuick(undefined);
+                      setRange(zoomed);
+                    }}
+                  >
+                    {t('zoomDetail')}
+                  </Button>
+                )}
               </span>
             }
             extra={
@@ -237,7 +256,7 @@ export default function HistoryDataPage() {
             )}
             <Spin spinning={q.isFetching}>
               <div style={{ position: 'relative' }}>
-                <EChart option={option} height={400} onWidth={onWidth} />
+                <EChart option={option} height={400} onWidth={onWidth} onZoom={onZoom} />
                 {!q.isFetching && q.isSuccess && points.length === 0 && (
                   <div className="cw-his-empty">
                     <Empty description={t('noData')} />
