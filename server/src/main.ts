@@ -124,7 +124,7 @@ async function main() {
   running.set('ingest', () => ingest.stop());
   const mqttNote =
     !config.mqttUrl && ingest.mqttPort !== undefined && ingest.mqttPort !== config.mqttPort && !config.mqttPortExplicit
-      ? `default port ${config.mqttPort} is taken by another broker, so ${ingest.mqttPort} instead`
+      ? `default port ${config.mqttPort} is taken (often by another MQTT broker), so ${ingest.mqttPort} instead`
       : undefined;
 
   // Simulator: live readings for the demo gateways (never the hand-driven one).

@@ -53,6 +53,21 @@ describe('login', () => {
     expect(r.userRsp.customerName).toBe('Alpha Hospital');
   });
 
+  it('checks the session and the function before the body: 500100 and 500102 win over 400', async () => {
+    const anon = await t.app.inject({ method: 'POST', url: '/service/carrier/add', payload: { name: '' } });
+    expect(anon.json().state.code).toBe(500100);
+    await t.db.query(
+      `INSERT INTO app_user(customer_id, account, name, password_hash, user_type, is_admin)
+       SELECT customer_id, 'alpha_viewer', 'Viewer', password_hash, 0, false FROM app_user WHERE account = 'alpha'`,
+    );
+    const viewer = await t.login('alpha_viewer');
+    const denied = await t.app.inject({ method: 'POST', url: '/service/carrier/add', payload: { name: '' }, headers: { cookie: viewer } });
+    expect(denied.json().state.code).toBe(500102);
+    const admin = await t.login('alpha');
+    const invalid = await t.app.inject({ method: 'POST', url: '/service/carrier/add', payload: { name: '' }, headers: { cookie: admin } });
+    expect(invalid.json().state.code).toBe(400);
+  });
+
   it('ends the session on logout', async () => {
     const cookie = await t.login('alpha');
     await t.app.inject({ method: 'GET', url: '/service/user/logout', headers: { cookie } });

@@ -131,7 +131,7 @@ export default function ExceptionListPage() {
       key: 'duration',
       width: 130,
       render: (_, r) => {
-        const d = formatDuration(exceptionSeconds(r), unit);
+        const d = formatDuration(exceptionSeconds(r), unit, t('unit.sep'));
         return r.ongoing ? (
           <Tag color="red" variant="filled">
             {t('ongoingFor', { d })}

@@ -30,10 +30,10 @@ export function durationParts(seconds: number | null | undefined, maxParts = 2):
 }
 
 /** Join the parts with localised unit labels: label(unit, n) → "3 h" / "3小时". */
-export function formatDuration(seconds: number | null | undefined, label: (unit: DurationUnit, n: number) => string): string {
+export function formatDuration(seconds: number | null | undefined, label: (unit: DurationUnit, n: number) => string, sep = ' '): string {
   return durationParts(seconds)
     .map((p) => label(p.unit, p.n))
-    .join(' ');
+    .join(sep);
 }
 
 /** Seconds of an exception: its recorded duration, or for an ongoing one the time since start. */

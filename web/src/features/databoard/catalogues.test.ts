@@ -16,6 +16,8 @@ describe.each(['monitor', 'history', 'abnormal'])('catalogue %s', (ns) => {
     const zh = load('zh-CN', ns);
     const en = load('en-US', ns);
     expect(keys(zh).sort()).toEqual(keys(en).sort());
+    // Every text is there; only a separator may be empty (Chinese joins units without a space).
+    for (const k of keys(zh).filter((k) => !k.endsWith('.sep'))) expect(k.split('.').reduce((o: any, p) => o[p], zh)).not.toBe('');
     for (const k of keys(en)) expect(k.split('.').reduce((o: any, p) => o[p], en)).not.toBe('');
   });
 });
