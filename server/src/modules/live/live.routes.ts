@@ -18,6 +18,12 @@ export const HEARTBEAT_MS = 15_000;
  * status changes of the customers in the caller's scope, as the bus reports them after commit.
  */
 export const liveRoutes: Module = (app, { db, bus }) => {
+  // Open streams never end by themselves: on shutdown end them, or closing the server waits forever.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
   app.get('/service/live/stream', { config: { funcs: ['viewMonitorPointRealTime'], stream: true }, schema: { tags: ['live'] } }, async (req, reply) => {
     const scope: Scope = req.scope;
     const token = req.cookies[SESSION_COOKIE];
@@ -63,7 +69,12 @@ export const liveRoutes: Module = (app, { db, bus }) => {
       }
       out.write(': ping\n\n');
     }, HEARTBEAT_MS);
-    out.on('close', cleanup);
-    out.on('error', cleanup);
+    const end = () => {
+      cleanup();
+      out.end();
+    };
+    open.add(end);
+    out.on('close', () => (cleanup(), open.delete(end)));
+    out.on('error', () => (cleanup(), open.delete(end)));
   });
 };

@@ -80,3 +80,23 @@ describe('live stream', () => {
     expect(anon.json().state.code).toBe(500100);
   });
 });
+
+describe('shutdown', () => {
+  it('ends open streams when the server closes, so closing does not wait for clients', async () => {
+    const c = await setup();
+    await c.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(c.app.server.address() as AddressInfo).port}/service/live/stream`;
+    const cookie = await c.login('alpha');
+    const ended = new Promise<void>((resolve) => {
+      http.get(url, { headers: { cookie } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      });
+    });
+    await until(() => c.bus.listenerCount('reading') > 0);
+    await c.app.close();
+    await ended;
+    expect(c.bus.listenerCount('reading')).toBe(0);
+    await c.close();
+  }, SETUP_MS);
+});
