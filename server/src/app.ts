@@ -42,8 +42,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   for (const mod of modules) await app.register(async (instance) => mod(instance.withTypeProvider<ZodTypeProvider>(), deps));
 
   if (existsSync(path.join(webDist, 'index.html'))) {
-    // The envelope's not-found handler hands other GETs to index.html: the web app routes in the browser.
-    await app.register(fastifyStatic, { root: webDist, wildcard: false });
+    // Files are looked up per request (a rebuilt web app is served without a restart); the
+    // envelope's not-found handler hands other GETs to index.html: the web app routes in the browser.
+    await app.register(fastifyStatic, { root: webDist });
   }
   return app;
 }
