@@ -61,12 +61,12 @@ const db = process.env.DATABASE_URL ? `PostgreSQL at ${process.env.DATABASE_URL.
 console.log(`Coldwatch tests; database: ${db}`);
 
 results.push(await runVitest('server', path.join(root, 'server')));
-results.push(await runVitest('web', path.join(root, 'web'), ['--passWithNoTests']));
+results.push(await runVitest('web', path.join(root, 'web')));
 
 if (existsSync(path.join(root, 'e2e/vitest.config.ts'))) {
   const reason = webBuildNeeded();
   if (reason) buildWeb(reason);
-  results.push(await runVitest('e2e', path.join(root, 'e2e'), ['--config', 'vitest.config.ts', '--passWithNoTests']));
+  results.push(await runVitest('e2e', path.join(root, 'e2e'), ['--config', 'vitest.config.ts']));
 } else {
   skipped.push('e2e (no e2e/vitest.config.ts)');
 }
