@@ -12,7 +12,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../server/src/config.js';
-import { migrate } from '../../server/src/platform/db/migrate.js';
+import { prepareDb } from '../../server/src/platform/db/prepare.js';
 import { Bus } from '../../server/src/platform/events.js';
 import type { AppDeps } from '../../server/src/deps.js';
 import type { Db } from '../../server/src/platform/db/client.js';
@@ -101,7 +101,7 @@ const stored = async (db: Db, f: Fixture) =>
 async function main() {
   const bench = await openBenchDb();
   const { db } = bench;
-  await migrate(db);
+  await prepareDb(db);
   const base = Date.now() - 3 * 86_400_000;
   const config = loadConfig({ DEMO: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MQTT_URL: '' } as NodeJS.ProcessEnv);
   console.log(`ingest bench on ${bench.label}: ${K} readings, ${G} gateways × ${S} sensors, ${INFLIGHT} messages in flight per gateway`);

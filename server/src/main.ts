@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from './config.js';
 import { openDb } from './platform/db/client.js';
-import { migrate } from './platform/db/migrate.js';
+import { prepareDb } from './platform/db/prepare.js';
 import { Bus } from './platform/events.js';
 import { ensureRoot } from './platform/seed/root.js';
 import { seedDemo } from './platform/seed/demo.js';
@@ -80,7 +80,7 @@ async function main() {
   if (!config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : pgDir });
   running.set('database', () => db.close());
-  await migrate(db);
+  await prepareDb(db);
 
   // Accounts and demo data.
   let seedNote: string | undefined;

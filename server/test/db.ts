@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { openDb, type Db } from '../src/platform/db/client.js';
-import { migrate } from '../src/platform/db/migrate.js';
+import { prepareDb } from '../src/platform/db/prepare.js';
 
 /**
  * A fresh, migrated database for one test file: a new database on the PostgreSQL server
@@ -11,7 +11,7 @@ export async function freshDb(): Promise<{ db: Db; url?: string; drop: () => Pro
   const base = process.env.DATABASE_URL;
   if (!base) {
     const db = await openDb({});
-    await migrate(db);
+    await prepareDb(db);
     return { db, drop: () => db.close() };
   }
   const name = `cw_test_${randomBytes(5).toString('hex')}`;
@@ -22,7 +22,7 @@ export async function freshDb(): Promise<{ db: Db; url?: string; drop: () => Pro
   const url = new URL(base);
   url.pathname = `/${name}`;
   const db = await openDb({ databaseUrl: url.toString() });
-  await migrate(db);
+  await prepareDb(db);
   return {
     db,
     url: url.toString(),

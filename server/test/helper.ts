@@ -6,6 +6,7 @@ import type { Db } from '../src/platform/db/client.js';
 import type { AppDeps } from '../src/deps.js';
 import { IngestService } from '../src/ingest/service.js';
 import { freshDb } from './db.js';
+import { hashPassword } from '../src/platform/auth/password.js';
 
 export interface TestCtx {
   app: App;
@@ -18,6 +19,8 @@ export interface TestCtx {
   ingest: IngestService;
   /** Customer A ("Alpha Hospital", admin `alpha`) and customer B ("Beta Clinic", admin `beta`). */
   tenants: { a: { customerId: number; userId: number }; b: { customerId: number; userId: number }; root: { customerId: number; userId: number } };
+  /** A user of a customer holding one of its roles (default roles: 'Administrator', 'Operator'), password PASSWORD. */
+  addUser(customerId: number, account: string, roleName?: string, userType?: number): Promise<number>;
   /** Logs in and returns the session cookie header. */
   login(account: string, password?: string): Promise<string>;
   close(): Promise<void>;
@@ -45,6 +48,14 @@ export async function setup(env: Record<string, string> = {}): Promise<TestCtx> 
     deps,
     ingest,
     tenants: { a, b, root },
+    async addUser(customerId, account, roleName = 'Operator', userType = 0) {
+      const u = await db.one<{ id: number }>(
+        `INSERT INTO app_user(customer_id, account, name, password_hash, user_type, is_admin) VALUES ($1, $2, $2, $3, $4, $5) RETURNING id`,
+        [customerId, account, await hashPassword(PASSWORD), userType, userType === 1 || userType === 3],
+      );
+      await db.query(`INSERT INTO user_role (user_id, role_id) SELECT $1, id FROM role WHERE customer_id = $2 AND name = $3`, [u!.id, customerId, roleName]);
+      return u!.id;
+    },
     async login(account, password = PASSWORD) {
       const res = await app.inject({ method: 'POST', url: '/service/user/login', payload: { account, password } });
       const body = res.json();

@@ -59,11 +59,12 @@ beforeAll(async () => {
     `INSERT INTO exception_record(customer_id, carrier_id, sensor_id, type, category, start_ts) VALUES ($1, $2, $3, 'data', 'temp_high', now()) RETURNING id`,
     [a.customerId, a.carrierId, a.sensorId],
   );
-  // A user of A holding only the view functions (foundation model: not an administrator).
-  await t.db.query(`INSERT INTO app_user(customer_id, account, name, password_hash, user_type, is_admin) VALUES ($1, 'alphaviewer', 'Viewer', $2, 0, false)`, [
-    a.customerId,
-    await hashPassword(PASSWORD),
-  ]);
+  // A user of A with A's default Operator role: the view functions, nothing else.
+  const viewerRow = await t.db.one<{ id: number }>(
+    `INSERT INTO app_user(customer_id, account, name, password_hash, user_type, is_admin) VALUES ($1, 'alphaviewer', 'Viewer', $2, 0, false) RETURNING id`,
+    [a.customerId, await hashPassword(PASSWORD)],
+  );
+  await t.db.query(`INSERT INTO user_role (user_id, role_id) SELECT $1, id FROM role WHERE customer_id = $2 AND name = 'Operator'`, [viewerRow!.id, a.customerId]);
   aIds = [...new Set([a.sceneId, a.carrierId, a.gatewayId, a.sensorId, a.contactId, ex!.id])];
   aSecretHash = (await t.db.one<{ secret_hash: string }>('SELECT secret_hash FROM gateway WHERE id = $1', [a.gatewayId]))!.secret_hash;
   beta = await t.login('beta');

@@ -4,3 +4,4 @@ export * from './rules.js';
 export * from './schemas.js';
 export * from './i18n.js';
 export * from './functions.js';
+export * from './menu.js';

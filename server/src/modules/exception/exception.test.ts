@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
-import { hashPassword } from '../../platform/auth/password.js';
+import { setup, type TestCtx } from '../../../test/helper.js';
 import { startAlarm, type Alarm } from '../../alarm/index.js';
 import { exceptionsOf, ingest, site, type R, type Site } from '../../alarm/testkit.js';
 
@@ -141,9 +140,7 @@ describe('exception API', () => {
   });
 
   it('lets a normal user view but not handle or close', async () => {
-    await t.db.query(`INSERT INTO app_user (customer_id, account, name, password_hash, user_type, is_admin) VALUES ($1, 'alpha_viewer', 'Viewer', $2, 0, false)`, [
-      t.tenants.a.customerId, await hashPassword(PASSWORD),
-    ]);
+    await t.addUser(t.tenants.a.customerId, 'alpha_viewer', 'Operator');
     const viewer = await t.login('alpha_viewer');
     expect((await get('/service/exception/page', viewer)).result.total).toBe(7);
     const [first] = await exceptionsOf(t.db, a.sensorId);

@@ -1,6 +1,47 @@
-import { ALL_FUNCS, VIEW_FUNCS } from '@coldwatch/contract';
-import type { Scope } from './scope.js';
+import { ALL_FUNCS, flattenMenu, reachesLevel } from '@coldwatch/contract';
+import type { Queryable } from '../db/client.js';
 
-/** Foundation permission model: an administrator holds every function, anyone else the view functions. */
-export const ADMIN_FUNCS_FOR = ALL_FUNCS;
-export const funcsFor = (_scope: Scope): string[] => VIEW_FUNCS;
+/**
+ * The access level of spec §6 a function code needs: the lowest level among the menu
+ * entries that carry its object (a function outside the menu is open to every user type).
+ */
+const FUNC_LEVEL = new Map<string, number>();
+for (const e of flattenMenu()) {
+  if (!e.object) continue;
+  for (const verb of ['view', 'new', 'edit', 'remove']) {
+    const f = `${verb}${e.object}`;
+    const level = e.level ?? 0;
+    FUNC_LEVEL.set(f, Math.min(FUNC_LEVEL.get(f) ?? 9, level));
+  }
+}
+export const funcLevel = (f: string) => FUNC_LEVEL.get(f) ?? 0;
+
+/** Every function a user type may hold at most; roles can grant no more than this. */
+export const reachableFuncs = (userType: number, isRoot: boolean) => ALL_FUNCS.filter((f) => reachesLevel(funcLevel(f), userType, isRoot));
+
+/** Root (the user whose id is 1, spec §6) holds everything. */
+export const ROOT_USER_ID = 1;
+
+/** A user's functions: the union of its active roles' functions, cut to what its user type may reach. */
+export async function userFuncs(q: Queryable, userId: number, userType: number): Promise<string[]> {
+  const isRoot = userId === ROOT_USER_ID;
+  if (isRoot) return ALL_FUNCS;
+  const rows = await q.query<{ func: string }>(
+    `SELECT DISTINCT rf.func FROM user_role ur JOIN role r ON r.id = ur.role_id JOIN role_func rf ON rf.role_id = r.id
+      WHERE ur.user_id = $1 AND r.status = 1`,
+    [userId],
+  );
+  const reach = new Set(reachableFuncs(userType, false));
+  return rows.map((r) => r.func).filter((f) => reach.has(f));
+}
+
+/** The customers a proxy user governs: the union of its active proxy roles' customers (spec §6 role level -1). */
+export async function governedCustomers(q: Queryable, userId: number): Promise<number[]> {
+  const rows = await q.query<{ customer_id: number }>(
+    `SELECT DISTINCT rpc.customer_id FROM user_role ur JOIN role r ON r.id = ur.role_id
+       JOIN role_proxy_customer rpc ON rpc.role_id = r.id JOIN customer c ON c.id = rpc.customer_id
+      WHERE ur.user_id = $1 AND r.status = 1 AND c.status = 1`,
+    [userId],
+  );
+  return rows.map((r) => r.customer_id);
+}

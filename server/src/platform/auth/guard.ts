@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { resolveSession, SESSION_COOKIE } from './session.js';
-import { noPermission, sessionExpired } from '../http/errors.js';
+import { resolveSession, revokedReason, SESSION_COOKIE } from './session.js';
+import { AppError, noPermission, sessionExpired } from '../http/errors.js';
+import { Code } from '@coldwatch/contract';
 import type { Scope } from './scope.js';
 import type { Db } from '../db/client.js';
 
@@ -28,7 +29,10 @@ export function registerGuard(app: FastifyInstance, db: Db) {
     if (config.public || !req.url.startsWith('/service/')) return;
     const token = (req as any).cookies?.[SESSION_COOKIE] as string | undefined;
     const scope = await resolveSession(db, token);
-    if (!scope) throw sessionExpired();
+    if (!scope) {
+      if ((await revokedReason(db, token)) === 'conflict') throw new AppError(Code.LOGIN_CONFLICT, 'errors.loginConflict', 401);
+      throw sessionExpired();
+    }
     req.scope = scope;
     for (const f of config.funcs ?? []) if (!scope.funcs.has(f)) throw noPermission();
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ADMIN_FUNCS_FOR, funcsFor } from './funcs.js';
+import { governedCustomers, userFuncs } from './funcs.js';
+import { USER_TYPE } from '@coldwatch/contract';
 import type { Db } from '../db/client.js';
 import type { Scope } from './scope.js';
 import { isPlatform } from './scope.js';
@@ -31,6 +32,8 @@ interface SessionRow {
   user_type: number;
   is_admin: boolean;
   user_status: number;
+  proxy_customer_id: number | null;
+  revoked: string | null;
   customer_status: number;
   expires_at: Date;
 }
@@ -39,13 +42,13 @@ interface SessionRow {
 export async function resolveSession(db: Db, token: string | undefined): Promise<Scope | undefined> {
   if (!token) return undefined;
   const row = await db.one<SessionRow>(
-    `SELECT s.user_id, u.account, u.name, u.customer_id, u.user_type, u.is_admin, u.status AS user_status,
+    `SELECT s.user_id, u.account, u.name, u.customer_id, u.user_type, u.is_admin, u.status AS user_status, u.proxy_customer_id, s.revoked,
             c.status AS customer_status, s.expires_at
        FROM user_session s JOIN app_user u ON u.id = s.user_id JOIN customer c ON c.id = u.customer_id
       WHERE s.token = $1`,
     [token],
   );
-  if (!row || row.expires_at.getTime() < Date.now() || row.user_status !== 1 || row.customer_status !== 1) return undefined;
+  if (!row || row.revoked || row.expires_at.getTime() < Date.now() || row.user_status !== 1 || row.customer_status !== 1) return undefined;
   // Sliding expiry: an active user stays signed in; touch at most once a minute.
   if (row.expires_at.getTime() - Date.now() < SESSION_TTL_MS - 60_000) {
     await db.query('UPDATE user_session SET expires_at = $2 WHERE token = $1', [token, new Date(Date.now() + SESSION_TTL_MS)]);
@@ -61,6 +64,19 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
     funcs: new Set(),
   };
   if (isPlatform(scope)) scope.customerIds = null;
-  scope.funcs = new Set(row.is_admin ? ADMIN_FUNCS_FOR : funcsFor(scope));
+  else if (row.user_type === USER_TYPE.proxy) {
+    // A proxy sees its own customer and the customers its roles govern; the one it switched to is its current customer.
+    const governed = await governedCustomers(db, row.user_id);
+    scope.customerIds = [...new Set([row.customer_id, ...governed])];
+    if (row.proxy_customer_id && governed.includes(row.proxy_customer_id)) scope.customerId = row.proxy_customer_id;
+  }
+  scope.funcs = new Set(await userFuncs(db, row.user_id, row.user_type));
   return scope;
+}
+
+/** Why a session token no longer works, when it was ended on purpose: 'conflict' = the account logged in elsewhere (spec §8 500104). */
+export async function revokedReason(db: Db, token: string | undefined): Promise<string | undefined> {
+  if (!token) return undefined;
+  const row = await db.one<{ revoked: string | null }>('SELECT revoked FROM user_session WHERE token = $1', [token]);
+  return row?.revoked ?? undefined;
 }
