@@ -7,6 +7,8 @@ import { modules } from '../src/modules/index.js';
 import { hashPassword } from '../src/platform/auth/password.js';
 import { setup, PASSWORD, type TestCtx } from './helper.js';
 import { seedRecords, type Records } from '../src/modules/dm/records.fixture.js';
+import { createCustomerWithAdmin } from '../src/platform/seed/root.js';
+import { reachableFuncs } from '../src/platform/auth/funcs.js';
 
 /*
  * Tenant isolation, walked over EVERY route the modules register (DESIGN.md: "a test walks
@@ -19,6 +21,9 @@ import { seedRecords, type Records } from '../src/modules/dm/records.fixture.js'
  *    with a customer_id column) are byte-for-byte the same after every call.
  * 2. As a user of A without the functions (non-admin, view codes only): every route that
  *    needs a function the user lacks answers 500102 and changes nothing.
+ * 3. As a proxy (agent) user, account type -1, whose proxy role governs customer B only and
+ *    holds every function a proxy may hold: the same as 1. A proxy governing A does see A's
+ *    carrier (the positive control: the proxy scope is not simply empty).
  */
 
 interface Walked {
@@ -50,6 +55,18 @@ let aIds: number[];
 let aSecretHash: string;
 let beta: string;
 let viewer: string;
+let proxyOfB: string;
+let proxyOfA: string;
+
+/** A proxy user (account type -1) of its own agency customer whose proxy role (level -1) governs `governed` and holds every function a proxy may hold. */
+async function addProxy(account: string, governed: number): Promise<string> {
+  const agency = await createCustomerWithAdmin(t.db, { name: `Agency ${account}`, code: `AG${account.toUpperCase()}`, account: `${account}admin`, password: PASSWORD });
+  const role = await t.db.one<{ id: number }>(`INSERT INTO role (customer_id, name, level) VALUES ($1, 'Proxy', -1) RETURNING id`, [agency.customerId]);
+  await t.db.query('INSERT INTO role_func (role_id, func) SELECT $1, unnest($2::text[])', [role!.id, reachableFuncs(-1, false)]);
+  await t.db.query('INSERT INTO role_proxy_customer (role_id, customer_id) VALUES ($1, $2)', [role!.id, governed]);
+  await t.addUser(agency.customerId, account, 'Proxy', -1);
+  return t.login(account);
+}
 
 beforeAll(async () => {
   t = await setup();
@@ -69,6 +86,8 @@ beforeAll(async () => {
   aSecretHash = (await t.db.one<{ secret_hash: string }>('SELECT secret_hash FROM gateway WHERE id = $1', [a.gatewayId]))!.secret_hash;
   beta = await t.login('beta');
   viewer = await t.login('alphaviewer');
+  proxyOfB = await addProxy('agentb', t.tenants.b.customerId);
+  proxyOfA = await addProxy('agenta', a.customerId);
 }, SETUP_MS);
 afterAll(() => t?.close());
 
@@ -183,12 +202,13 @@ describe('tenant isolation over every route', () => {
     }
   });
 
-  it("customer B's administrator sees and changes nothing of customer A", async () => {
+  /** Walks every route as the holder of cookie: no answer holds A's markers, no call changes A's rows, the session survives. */
+  async function walkAs(cookie: string) {
     const before = await snapshotOfA();
     const failures: string[] = [];
     for (const r of walkable()) {
       for (const c of callsFor(r)) {
-        const res = await t.app.inject({ method: c.method as any, url: c.url, payload: c.payload as any, headers: r.config.public ? {} : { cookie: beta } });
+        const res = await t.app.inject({ method: c.method as any, url: c.url, payload: c.payload as any, headers: r.config.public ? {} : { cookie } });
         const text = res.body;
         const leaked = markers().filter((m) => text.includes(m));
         if (leaked.length) failures.push(`${c.method} ${c.url} leaked ${leaked.join(', ')}: ${text.slice(0, 300)}`);
@@ -199,7 +219,21 @@ describe('tenant isolation over every route', () => {
       }
     }
     expect(failures).toEqual([]);
-  }, WALK_MS);
+    // The walk was made signed in throughout (a call that ended the session would make the rest vacuous).
+    expect((await t.app.inject({ method: 'GET', url: '/service/mine/info', headers: { cookie } })).json().state.code).toBe(200000);
+  }
+
+  it("customer B's administrator sees and changes nothing of customer A", () => walkAs(beta), WALK_MS);
+
+  it('a proxy user governing only customer B sees and changes nothing of customer A', () => walkAs(proxyOfB), WALK_MS);
+
+  it("a proxy user governing customer A does see A's carrier (positive control)", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/service/carrier/page?iDisplayLength=100', headers: { cookie: proxyOfA } });
+    expect(res.json().result.rows.map((r: { id: number }) => r.id)).toContain(a.carrierId);
+    const asB = await t.app.inject({ method: 'GET', url: '/service/carrier/page?iDisplayLength=100', headers: { cookie: proxyOfB } });
+    expect(asB.json().state.code).toBe(200000);
+    expect(asB.json().result.rows.map((r: { id: number }) => r.id)).not.toContain(a.carrierId);
+  });
 
   it('a user without the function gets 500102 on every route needing it, and nothing changes', async () => {
     const held = new Set(VIEW_FUNCS);

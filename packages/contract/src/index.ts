@@ -5,3 +5,6 @@ export * from './schemas.js';
 export * from './i18n.js';
 export * from './functions.js';
 export * from './menu.js';
+export * from './user.js';
+export * from './role.js';
+export * from './customer.js';

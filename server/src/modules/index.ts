@@ -13,9 +13,15 @@ import { liveRoutes } from './live/live.routes.js';
 import { ingestRoutes } from '../ingest/http.js';
 import { exceptionRoutes } from './exception/exception.routes.js';
 import { noticeRoutes } from './notice/notice.routes.js';
+import { shortcutRoutes } from './shortcut/shortcut.routes.js';
+import { loginQrRoutes } from './loginqr/loginqr.routes.js';
+import { syslogRoutes } from './syslog/syslog.routes.js';
+import { customerRoutes } from './customer/customer.routes.js';
+import { roleRoutes } from './role/role.routes.js';
+import { resourceRoutes } from './resource/resource.routes.js';
 
 export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes];
+export const modules: Module[] = [userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, customerRoutes, roleRoutes, resourceRoutes];

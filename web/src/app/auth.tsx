@@ -18,6 +18,20 @@ export interface UserRsp {
   locale: string | null;
   mobile?: string | null;
   email?: string | null;
+  gender?: number | null;
+  avatar?: string | null;
+}
+
+/** One entry of the caller's menu (computed by the server per roles, levels and visibility). */
+export interface MenuNode {
+  id: number;
+  code: string;
+  /** Stored name: a catalogue key or the code; the web shows `menu:<code>` first. */
+  name: string;
+  url: string;
+  icon?: string;
+  hidden?: boolean;
+  children?: MenuNode[];
 }
 
 /** Result of GET /service/mine/pageInfo (spec §4). */
@@ -26,6 +40,8 @@ export interface PageInfo {
   auths: Record<string, boolean>;
   userRsp: UserRsp;
   userType: number;
+  isRoot?: boolean;
+  menu?: MenuNode[];
 }
 
 export const PAGE_INFO_KEY = ['pageInfo'] as const;
@@ -62,6 +78,10 @@ export interface Auth {
   /** True only if the user holds every one of the given function codes. `can()` with no codes is true. */
   can: (...codes: string[]) => boolean;
   loggedIn: boolean;
+  /** The user whose id is 1 (spec §6: resource entry). */
+  isRoot: boolean;
+  /** The caller's menu tree; undefined when the server did not send one. */
+  menu: MenuNode[] | undefined;
 }
 
 /** The caller's identity and permissions, kept fresh by the login guard on every navigation. */
@@ -77,7 +97,16 @@ export function useAuth(): Auth {
   const auths = data?.auths ?? {};
   const can = useCallback((...codes: string[]) => holdsAll(auths, codes), [auths]);
   return useMemo(
-    () => ({ user: data?.userRsp, userType: data?.userType, funcs: data?.funcs ?? [], auths, can, loggedIn: !!data }),
+    () => ({
+      user: data?.userRsp,
+      userType: data?.userType,
+      funcs: data?.funcs ?? [],
+      auths,
+      can,
+      loggedIn: !!data,
+      isRoot: data?.isRoot ?? data?.userRsp?.id === 1,
+      menu: data?.menu,
+    }),
     [data, auths, can],
   );
 }
@@ -86,4 +115,11 @@ export function useAuth(): Auth {
 export function useLogout() {
   const qc = useQueryClient();
   return useCallback(() => logout(qc), [qc]);
+}
+
+/** Fetches page info again (after the user changed its own profile) and keeps it. */
+export async function refreshPageInfo(qc: QueryClient) {
+  const info = await qc.fetchQuery<PageInfo>({ queryKey: PAGE_INFO_KEY, queryFn: fetchPageInfo, staleTime: 0 });
+  storePageInfo(info);
+  return info;
 }

@@ -66,7 +66,7 @@ describe('catalogues', () => {
   const cat = (lang: string, ns: string) => files[`../locales/${lang}/${ns}.json`];
   const flat = (o: Record<string, unknown>, p = ''): string[] =>
     Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? flat(v as Record<string, unknown>, `${p}${k}.`) : [`${p}${k}`]));
-  for (const ns of ['common', 'shell', 'login', 'home']) {
+  for (const ns of ['common', 'shell', 'login', 'home', 'personal', 'syslog', 'shortcut', 'menu']) {
     it(`${ns}: both languages carry the same keys`, () => {
       expect(cat('zh-CN', ns)).toBeDefined();
       expect(flat(cat('en-US', ns)).sort()).toEqual(flat(cat('zh-CN', ns)).sort());

@@ -29,6 +29,10 @@ const sectionPages = import.meta.glob<{ default: ComponentType }>([
   '../features/databoard/DeviceMonitorPage.tsx',
   '../features/history/HistoryDataPage.tsx',
   '../features/abnormal/ExceptionListPage.tsx',
+  '../features/sys/CustomerPage.tsx',
+  '../features/sys/ResourcePage.tsx',
+  '../features/account/UserInfoPage.tsx',
+  '../features/account/UserLimitsPage.tsx',
 ]);
 
 const unavailable: Loader = () => import('../features/system/UnavailablePage');
@@ -36,54 +40,105 @@ const unavailable: Loader = () => import('../features/system/UnavailablePage');
 const page = (loader: Loader | undefined): LazyExoticComponent<ComponentType> =>
   lazy(() => withTimeout((loader ?? unavailable)(), CHUNK_TIMEOUT_MS));
 
-/** A page inside the shell: its route, tab title, menu section and the function codes it needs. */
+/**
+ * A page inside the shell: its route, tab title, the menu entry (code of pageInfo.menu) that
+ * opens it and the function codes it needs. The registry of implemented routes: the left menu
+ * and the shortcut bar show only entries whose url is one of these paths.
+ */
 export interface PageDef {
   path: string;
   titleKey: string;
+  /** Code of the menu entry (spec §2 menu module name) this page belongs to; the user's menu must hold it. */
+  menuCode?: string;
   /** Function codes of spec §6 needed to open the page (all of them). */
   funcs?: string[];
-  /** Menu section key (shell:menu.<section>); undefined = top-level entry; `hidden` = not in the menu. */
-  section?: string;
-  hidden?: boolean;
-  icon?: string;
+  /** Only for the user whose id is 1 (spec §6: resource entry). */
+  rootOnly?: boolean;
   Component: LazyExoticComponent<ComponentType>;
 }
 
+const material = page(() => import('../features/personal/MaterialPage'));
+
 export const PAGES: PageDef[] = [
-  { path: '/home', titleKey: 'shell:page.home', icon: 'home', Component: page(() => import('../features/home/HomePage')) },
+  { path: '/home', titleKey: 'shell:page.home', Component: page(() => import('../features/home/HomePage')) },
   {
     path: '/databoard/deviceMonitor',
     titleKey: 'shell:page.deviceMonitor',
-    section: 'databoard',
+    menuCode: 'deviceMonitor',
     funcs: ['viewMonitorPointRealTime'],
     Component: page(sectionPages['../features/databoard/DeviceMonitorPage.tsx']),
   },
   {
     path: '/abnormal/dataex',
     titleKey: 'shell:page.exceptionRecords',
-    section: 'abnormal',
+    menuCode: 'ex',
     funcs: ['viewEx'],
     Component: page(sectionPages['../features/abnormal/ExceptionListPage.tsx']),
   },
   {
     path: '/historyData',
     titleKey: 'shell:page.historyData',
-    hidden: true,
     Component: page(sectionPages['../features/history/HistoryDataPage.tsx']),
   },
+  { path: '/noti/sysLog', titleKey: 'shell:page.sysLog', menuCode: 'sysLog', funcs: ['viewSysLog'], Component: page(() => import('../features/log/SysLogPage')) },
+  {
+    path: '/user/userinfo',
+    titleKey: 'shell:page.user',
+    menuCode: 'user',
+    funcs: ['viewUser'],
+    Component: page(sectionPages['../features/account/UserInfoPage.tsx']),
+  },
+  {
+    path: '/user/userLimits',
+    titleKey: 'shell:page.role',
+    menuCode: 'role',
+    funcs: ['viewRole'],
+    Component: page(sectionPages['../features/account/UserLimitsPage.tsx']),
+  },
+  {
+    path: '/sys/customer',
+    titleKey: 'shell:page.customer',
+    menuCode: 'customer',
+    funcs: ['viewCustomer'],
+    Component: page(sectionPages['../features/sys/CustomerPage.tsx']),
+  },
+  {
+    path: '/sys/resource',
+    titleKey: 'shell:page.resource',
+    menuCode: 'resource',
+    rootOnly: true,
+    Component: page(sectionPages['../features/sys/ResourcePage.tsx']),
+  },
+  { path: '/personal/material', titleKey: 'shell:page.material', Component: material },
+  { path: '/material', titleKey: 'shell:page.material', Component: material },
 ];
 
-/** Section redirects of spec §2 for the sections that have pages. */
+/** Section redirects of spec §2 for the sections that have pages (to the first page that exists). */
 export const SECTION_REDIRECTS: Record<string, string> = {
   '/layout': '/home',
   '/databoard': '/databoard/deviceMonitor',
   '/abnormal': '/abnormal/dataex',
+  '/personal': '/personal/material',
+  '/user': '/user/userinfo',
+  '/noti': '/noti/sysLog',
 };
 
-/** Menu sections, in menu order, with their icons. */
-export const SECTIONS = [
-  { key: 'databoard', icon: 'databoard' },
-  { key: 'abnormal', icon: 'abnormal' },
-] as const;
-
 export const pageByPath = (pathname: string) => PAGES.find((p) => p.path === pathname);
+
+/** Paths of the implemented routes (menu urls are matched against these). */
+export const IMPLEMENTED = new Set(PAGES.map((p) => p.path));
+
+export interface AccessContext {
+  can: (...codes: string[]) => boolean;
+  isRoot: boolean;
+  /** Codes of the caller's menu (pageInfo.menu, hidden entries included); undefined = not known. */
+  menuCodes?: ReadonlySet<string>;
+}
+
+/** Whether the caller may open the page: root-only, every function code, and its menu entry granted. */
+export function canOpen(page: PageDef, ctx: AccessContext): boolean {
+  if (page.rootOnly && !ctx.isRoot) return false;
+  if (page.funcs && !ctx.can(...page.funcs)) return false;
+  if (page.menuCode && ctx.menuCodes && !ctx.menuCodes.has(page.menuCode)) return false;
+  return true;
+}

@@ -1,21 +1,27 @@
-import { lazy } from 'react';
+import { lazy, useMemo } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from './auth';
 import { RequireAuth } from './guard';
-import { PAGES, SECTION_REDIRECTS, type PageDef } from './pages';
+import { menuCodes } from './menu';
+import { canOpen, PAGES, SECTION_REDIRECTS, type PageDef } from './pages';
 import { ShellLayout } from './shell/ShellLayout';
 import LoginPage from '../features/login/LoginPage';
 
 const NotFoundPage = lazy(() => import('../features/system/NotFoundPage'));
 const RedirectPage = lazy(() => import('../features/system/RedirectPage'));
 
-/** A page behind its function codes: without them the shell shows 'no permission'. */
+/**
+ * A page behind its menu entry and function codes (spec §6): without them — a hand-typed
+ * address the caller's menu does not grant — the shell shows 'no access permission'.
+ */
 function PageGate({ page }: { page: PageDef }) {
-  const { can } = useAuth();
+  const { can, isRoot, menu } = useAuth();
   const { t } = useTranslation();
-  if (page.funcs && !can(...page.funcs)) return <Result status="403" title="403" subTitle={t('common:error.noPermission')} />;
+  const codes = useMemo(() => (menu ? menuCodes(menu) : undefined), [menu]);
+  if (!canOpen(page, { can, isRoot, menuCodes: codes }))
+    return <Result status="403" title="403" subTitle={t('common:error.noAccess')} className="cw-no-access" />;
   return <page.Component />;
 }
 

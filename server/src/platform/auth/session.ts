@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { governedCustomers, userFuncs } from './funcs.js';
 import { USER_TYPE } from '@coldwatch/contract';
-import type { Db } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
 import type { Scope } from './scope.js';
 import { isPlatform } from './scope.js';
 
@@ -79,4 +79,14 @@ export async function revokedReason(db: Db, token: string | undefined): Promise<
   if (!token) return undefined;
   const row = await db.one<{ revoked: string | null }>('SELECT revoked FROM user_session WHERE token = $1', [token]);
   return row?.revoked ?? undefined;
+}
+
+/** Ends every session of a user (deleted, cancelled, password reset), or all but one (password change keeps the caller's). */
+export async function endUserSessions(q: Queryable, userIds: number | number[], exceptToken?: string) {
+  await q.query('DELETE FROM user_session WHERE user_id = ANY($1::int[]) AND token <> $2', [([] as number[]).concat(userIds), exceptToken ?? '']);
+}
+
+/** Single-session login: the account's other live sessions are marked revoked, so their next call answers 500104. */
+export async function revokeOtherSessions(q: Queryable, userId: number, keepToken: string, reason = 'conflict') {
+  await q.query('UPDATE user_session SET revoked = $3 WHERE user_id = $1 AND token <> $2 AND revoked IS NULL', [userId, keepToken, reason]);
 }

@@ -13,6 +13,7 @@ import { ShellFooter } from './ShellFooter';
 import { SideMenu } from './SideMenu';
 import { TabsBar } from './TabsBar';
 import { UserMenu } from './UserMenu';
+import { ShortcutBar } from '../../features/shortcut/ShortcutBar';
 import './shell.css';
 
 export const SIDER_WIDTH = 210;
@@ -81,6 +82,7 @@ export function ShellLayout() {
             <UserMenu />
           </div>
         </Layout.Header>
+        <ShortcutBar />
         <Layout.Content className="cw-content">
           <ErrorBoundary key={location.pathname}>
             <Suspense fallback={<Spin className="cw-page-spin" />}>

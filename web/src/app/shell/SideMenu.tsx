@@ -1,34 +1,37 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Menu, type MenuProps } from 'antd';
-import { AlertOutlined, DashboardOutlined, HomeOutlined } from '@ant-design/icons';
+import { HomeOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth';
-import { PAGES, SECTIONS, type PageDef } from '../pages';
-
-const ICONS: Record<string, ReactNode> = {
-  home: <HomeOutlined />,
-  databoard: <DashboardOutlined />,
-  abnormal: <AlertOutlined />,
-};
+import { contractMenu, findEntry, sideMenuModel } from '../menu';
+import { IMPLEMENTED } from '../pages';
+import { HOME_PATH } from '../tabs';
+import { menuIcon } from './menuIcons';
 
 type Item = Required<MenuProps>['items'][number];
 
-/** Menu entries the user may open: a page shows when all its function codes are held; empty sections are dropped. */
-export function menuModel(can: (...codes: string[]) => boolean, pages: readonly PageDef[] = PAGES) {
-  const visible = pages.filter((p) => !p.hidden && can(...(p.funcs ?? [])));
-  const top = visible.filter((p) => !p.section);
-  const sections = SECTIONS.map((s) => ({ ...s, pages: visible.filter((p) => p.section === s.key) })).filter((s) => s.pages.length > 0);
-  return { top, sections };
+/** Localised name of a menu entry: the `menu` catalogue by code, else the server's name. */
+export function useMenuLabel() {
+  const { t } = useTranslation();
+  return (code: string, name?: string) => t(`menu:${code}`, { defaultValue: name && name !== code ? t(name, { defaultValue: name }) : code });
 }
 
+/** The caller's menu: the server's, else (older server) the contract's cut to the caller's functions. */
+export function useMenuTree() {
+  const { menu, can, userType, isRoot } = useAuth();
+  return useMemo(() => menu ?? contractMenu({ can, userType: userType ?? 0, isRoot }), [menu, can, userType, isRoot]);
+}
+
+/** Left menu of spec §2: home pinned first, then the sections of the caller's menu that have pages here. */
 export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
-  const { can } = useAuth();
+  const label = useMenuLabel();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const model = useMemo(() => menuModel(can), [can]);
-  const section = PAGES.find((p) => p.path === pathname)?.section;
+  const tree = useMenuTree();
+  const model = useMemo(() => sideMenuModel(tree, IMPLEMENTED), [tree]);
+  const section = findEntry(model, pathname).section;
   const [open, setOpen] = useState<string[]>(() => (section ? [section] : []));
 
   useEffect(() => {
@@ -36,13 +39,17 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   }, [section]);
 
   const items: Item[] = [
-    ...model.top.map((p) => ({ key: p.path, icon: p.icon ? ICONS[p.icon] : undefined, label: t(p.titleKey) })),
-    ...model.sections.map((s) => ({
-      key: s.key,
-      icon: ICONS[s.icon],
-      label: t(`shell:menu.${s.key}`),
-      children: s.pages.map((p) => ({ key: p.path, label: t(p.titleKey) })),
-    })),
+    { key: HOME_PATH, icon: <HomeOutlined />, label: t('shell:page.home') },
+    ...model.map((e) =>
+      e.children
+        ? {
+            key: e.key,
+            icon: menuIcon(e.code, e.icon),
+            label: label(e.code, e.name),
+            children: e.children.map((c) => ({ key: c.url, label: label(c.code, c.name) })),
+          }
+        : { key: e.url, icon: menuIcon(e.code, e.icon), label: label(e.code, e.name) },
+    ),
   ];
 
   return (
@@ -50,7 +57,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
       theme="dark"
       mode="inline"
       items={items}
-      selectedKeys={[pathname]}
+      selectedKeys={[pathname === '/material' ? '/personal/material' : pathname]}
       {...(collapsed ? {} : { openKeys: open, onOpenChange: (k: string[]) => setOpen(k) })}
       onClick={({ key }) => navigate(key)}
       style={{ borderInlineEnd: 0 }}

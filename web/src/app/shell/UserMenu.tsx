@@ -1,51 +1,87 @@
-import { App, Avatar, Dropdown, Space, Typography } from 'antd';
-import { GlobalOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { App, Avatar, Dropdown, Space, Typography, type MenuProps } from 'antd';
+import { EditOutlined, GlobalOutlined, KeyOutlined, LogoutOutlined, QrcodeOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { USER_TYPE } from '@coldwatch/contract';
 import { useAuth, useLogout } from '../auth';
 import { ApiError } from '../../api/client';
 import { ERROR_TOAST_SECONDS } from '../errors';
 import { switchLanguage } from '../i18n';
 import { useLanguageItems } from './LanguageSwitch';
+import { userMenuKeys } from '../menu';
 import type { Lang } from '../lang';
+import { LoginQrDialog } from '../../features/login/LoginQrDialog';
+import { ProxySwitchDialog } from '../../features/personal/ProxySwitchDialog';
+import { avatarUrl } from '../../features/personal/avatar';
 
-/** User menu with the entries that work today: language and logout. */
 export function UserMenu() {
   const { t } = useTranslation();
-  const { user } = useAuth();
+  const { user, userType } = useAuth();
   const doLogout = useLogout();
   const navigate = useNavigate();
   const { message } = App.useApp();
   const langItems = useLanguageItems();
+  const [dialog, setDialog] = useState<'qr' | 'proxy'>();
+
+  const all: Record<string, NonNullable<MenuProps['items']>[number]> = {
+    profile: { key: 'profile', icon: <EditOutlined />, label: t('shell:user.profile') },
+    password: { key: 'password', icon: <KeyOutlined />, label: t('shell:user.password') },
+    proxy: { key: 'proxy', icon: <SwapOutlined />, label: t('shell:user.proxy') },
+    loginQr: { key: 'loginQr', icon: <QrcodeOutlined />, label: t('shell:user.loginQr') },
+    language: { key: 'language', icon: <GlobalOutlined />, label: t('shell:user.language'), children: langItems },
+    logout: { key: 'logout', icon: <LogoutOutlined />, label: t('shell:user.logout'), danger: true },
+  };
+  const keys = userMenuKeys(userType);
+  const items: MenuProps['items'] = [
+    {
+      key: 'who',
+      disabled: true,
+      label: (
+        <div className="cw-user-who">
+          <Typography.Text strong>{user?.name || user?.account}</Typography.Text>
+          <Typography.Text type="secondary">{user?.customerName}</Typography.Text>
+        </div>
+      ),
+    },
+    { type: 'divider' },
+    ...keys.filter((k) => k !== 'language' && k !== 'logout').map((k) => all[k]),
+    { type: 'divider' },
+    all.language,
+    { type: 'divider' },
+    all.logout,
+  ];
 
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        items: [
-          { key: 'who', label: <Typography.Text type="secondary">{user?.customerName}</Typography.Text>, disabled: true },
-          { type: 'divider' },
-          { key: 'language', icon: <GlobalOutlined />, label: t('shell:user.language'), children: langItems },
-          { type: 'divider' },
-          { key: 'logout', icon: <LogoutOutlined />, label: t('shell:user.logout'), danger: true },
-        ],
-        onClick: async ({ key }) => {
-          if (key.startsWith('lang:')) return void switchLanguage(key.slice(5) as Lang, true);
-          if (key === 'logout') {
-            try {
-              await doLogout();
-            } catch (e) {
-              void message.error({ content: e instanceof ApiError && e.message && e.code !== 0 ? e.message : t('shell:user.logoutFailed'), duration: ERROR_TOAST_SECONDS });
+    <>
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items,
+          onClick: async ({ key }) => {
+            if (key.startsWith('lang:')) return void switchLanguage(key.slice(5) as Lang, true);
+            if (key === 'profile') return navigate('/personal/material');
+            if (key === 'password') return navigate('/personal/material?tab=password');
+            if (key === 'loginQr') return setDialog('qr');
+            if (key === 'proxy') return setDialog('proxy');
+            if (key === 'logout') {
+              try {
+                await doLogout();
+              } catch (e) {
+                void message.error({ content: e instanceof ApiError && e.message && e.code !== 0 ? e.message : t('shell:user.logoutFailed'), duration: ERROR_TOAST_SECONDS });
+              }
+              navigate('/login', { replace: true });
             }
-            navigate('/login', { replace: true });
-          }
-        },
-      }}
-    >
-      <Space style={{ cursor: 'pointer', paddingInline: 8 }} data-testid="user-menu">
-        <Avatar size={28} style={{ background: '#1d4ed8' }} icon={<UserOutlined />} />
-        <span className="cw-user-name">{user?.name || user?.account}</span>
-      </Space>
-    </Dropdown>
+          },
+        }}
+      >
+        <Space style={{ cursor: 'pointer', paddingInline: 8 }} data-testid="user-menu">
+          <Avatar size={28} style={{ background: '#1d4ed8' }} src={user?.avatar ? avatarUrl(user.avatar) : undefined} icon={<UserOutlined />} />
+          <span className="cw-user-name">{user?.name || user?.account}</span>
+        </Space>
+      </Dropdown>
+      <LoginQrDialog open={dialog === 'qr'} onClose={() => setDialog(undefined)} />
+      {userType === USER_TYPE.proxy && <ProxySwitchDialog open={dialog === 'proxy'} onClose={() => setDialog(undefined)} />}
+    </>
   );
 }

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, Tooltip } from 'antd';
-import { BellOutlined, DashboardOutlined, LineChartOutlined, LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, Button, Form, Input, Segmented, Tooltip } from 'antd';
+import { BellOutlined, DashboardOutlined, LineChartOutlined, LockOutlined, QrcodeOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../../api/client';
 import { errorMessage, reactionFor } from '../../app/errors';
@@ -13,6 +13,7 @@ import type { UserRsp } from '../../app/auth';
 import { LanguageSwitch } from '../../app/shell/LanguageSwitch';
 import { ShellFooter } from '../../app/shell/ShellFooter';
 import { LogoMark } from '../../ui/Logo';
+import { QrLoginPanel } from './QrLoginPanel';
 import './login.css';
 
 interface LoginForm {
@@ -31,6 +32,7 @@ export default function LoginPage() {
   const [captchaAt, setCaptchaAt] = useState(() => Date.now());
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
+  const [mode, setMode] = useState<'account' | 'qr'>('account');
 
   const options = useQuery({
     queryKey: ['loginOptions'],
@@ -45,6 +47,18 @@ export default function LoginPage() {
     form.setFieldValue('code', '');
   };
 
+  /** Signed in (by password or by a confirmed QR code): start a fresh client session. */
+  const enter = useCallback(
+    (user?: Pick<UserRsp, 'locale'> | { locale?: string | null }) => {
+      session.clear();
+      qc.clear();
+      session.set(SESSION_KEYS.fromLogin, true);
+      applyStoredLanguage(user?.locale);
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
+    },
+    [qc, navigate, params],
+  );
+
   const submit = async (v: LoginForm) => {
     setBusy(true);
     setFailure(undefined);
@@ -54,11 +68,7 @@ export default function LoginPage() {
         password: v.password,
         ...(needCode ? { code: v.code?.trim() } : {}),
       });
-      session.clear();
-      qc.clear();
-      session.set(SESSION_KEYS.fromLogin, true);
-      applyStoredLanguage(res?.user?.locale);
-      navigate(safeRedirect(params.get('redirect')), { replace: true });
+      enter(res?.user);
     } catch (e) {
       // Offline / timeout are toasted by the shell; everything else is shown here.
       if (!(e instanceof ApiError) || reactionFor(e, t).kind === 'none') setFailure(errorMessage(e, t));
@@ -109,6 +119,20 @@ export default function LoginPage() {
           </div>
           <h2>{t('title')}</h2>
           <p className="cw-login-sub">{t('subtitle')}</p>
+          <Segmented
+            block
+            className="cw-login-mode"
+            value={mode}
+            onChange={(v) => setMode(v as 'account' | 'qr')}
+            options={[
+              { value: 'account', label: t('modeAccount'), icon: <UserOutlined /> },
+              { value: 'qr', label: t('modeQr'), icon: <QrcodeOutlined /> },
+            ]}
+          />
+          {mode === 'qr' ? (
+            <QrLoginPanel onLoggedIn={enter} />
+          ) : (
+          <>
           {failure && <Alert className="cw-login-alert" type="error" showIcon title={failure} />}
           <Form<LoginForm> form={form} layout="vertical" size="large" requiredMark={false} onFinish={submit} autoComplete="on">
             <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
@@ -139,6 +163,8 @@ export default function LoginPage() {
               {t('submit')}
             </Button>
           </Form>
+          </>
+          )}
         </div>
       </section>
     </div>

@@ -1,0 +1,168 @@
+import { ALL_FUNCS, Code, ROLE_CODE, reachesLevel, type RoleBody, type RoleType } from '@coldwatch/contract';
+import type { Queryable } from '../../platform/db/client.js';
+import { canSee, isPlatform, type Scope } from '../../platform/auth/scope.js';
+import { ROOT_USER_ID, reachableFuncs } from '../../platform/auth/funcs.js';
+import { AppError, conflict, noPermission, notFound, paramError } from '../../platform/http/errors.js';
+import { delegableFuncs, menuFor, treeIds } from '../resource/menu.service.js';
+import * as repo from './role.repository.js';
+
+/*
+ * The role rules of spec §5/§6/§8, all decided here on the server:
+ *  - the role's customer is the caller's (408); platform users may name any existing customer;
+ *  - name unique per customer (409); operable resources required (413); a proxy role (level -1)
+ *    governs at least one customer (415), each one the caller can see;
+ *  - only 'normal' roles are created by hand: the admin type comes only with customer creation,
+ *    and a role's type never changes;
+ *  - the level fits the customer (platform customer 2..3, others -1..1) and the caller's own level;
+ *  - functions and operable resources: only what the caller holds itself (500102), and within
+ *    the role's level; on update, what the role already had may be kept;
+ *  - default roles cannot be deleted; deleting roles deletes the users left without a role,
+ *    only with confirm=true; every customer keeps at least one role.
+ */
+
+const isRootScope = (s: Scope) => s.userId === ROOT_USER_ID;
+const fail = (key: string) => new AppError(Code.FAILED, key);
+
+/** Role types the caller may create by hand (spec §6: an administrator or system-level user creates only normal roles). */
+export function creatableTypes(_scope: Scope): RoleType[] {
+  return ['normal'];
+}
+
+/** Highest role level a caller's user type may hand out (root and platform admins: 3). */
+function callerReaches(scope: Scope, level: number): boolean {
+  if (isRootScope(scope)) return true;
+  switch (scope.userType) {
+    case 3: return true;
+    case 2: return level <= 2;
+    case 1: return level <= 1;
+    case -1: return level <= 0;
+    default: return level === 0;
+  }
+}
+
+/** Role levels the caller may give a role of a customer (platform customer: 2, 3; others: -1, 0, 1). */
+export function creatableLevels(scope: Scope, platformCustomer: boolean): number[] {
+  return (platformCustomer ? [2, 3] : [-1, 0, 1]).filter((l) => callerReaches(scope, l));
+}
+
+async function customerOf(q: Queryable, id: number): Promise<{ id: number; type: string } | undefined> {
+  return (await q.query<{ id: number; type: string }>('SELECT id, type FROM customer WHERE id = $1', [id]))[0];
+}
+
+/** The customer a role is created for: the caller's own (408 otherwise), or any existing one for a platform user. */
+export async function roleCustomer(q: Queryable, scope: Scope, requested?: number): Promise<{ id: number; type: string }> {
+  const id = requested ?? scope.customerId;
+  if (id !== scope.customerId && !isPlatform(scope)) throw conflict(ROLE_CODE.CUSTOMER_MISMATCH, 'errors.role.customerMismatch');
+  const c = await customerOf(q, id);
+  if (!c) throw notFound();
+  return c;
+}
+
+/** Checks a role body against every rule and returns what is written. `existing` on update. */
+export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody, 'type'> & { type?: RoleType }, existing?: repo.RoleDetail): Promise<repo.RoleWrite> {
+  const root = isRootScope(scope);
+  // Customer (408): a role stays with its customer; a new one is the caller's unless a platform user acts for another.
+  let customer: { id: number; type: string };
+  if (existing) {
+    if (body.customerId !== undefined && body.customerId !== existing.customerId) throw conflict(ROLE_CODE.CUSTOMER_MISMATCH, 'errors.role.customerMismatch');
+    customer = (await customerOf(q, existing.customerId))!;
+  } else customer = await roleCustomer(q, scope, body.customerId);
+  const platformCustomer = customer.type === 'platform';
+
+  // Type: only normal by hand; never changed.
+  const type = body.type ?? existing?.type ?? 'normal';
+  if (existing ? type !== existing.type : !creatableTypes(scope).includes(type)) throw fail('errors.role.onlyNormal');
+
+  // Level.
+  const level = body.level ?? existing?.level ?? (platformCustomer ? 2 : 0);
+  if (!creatableLevels(scope, platformCustomer).includes(level)) throw fail('errors.role.level');
+
+  // Name unique per customer (409).
+  const same = await q.query<{ id: number }>('SELECT id FROM role WHERE customer_id = $1 AND name = $2 AND id <> $3', [customer.id, body.name, existing?.id ?? 0]);
+  if (same.length) throw conflict(ROLE_CODE.SAME_NAME, 'errors.role.sameName');
+
+  // Operable resources (413): required, held by the caller, within the role's level.
+  const resourceIds = [...new Set(body.resourceIds)];
+  if (!resourceIds.length) throw conflict(ROLE_CODE.RESOURCES_EMPTY, 'errors.role.resourcesEmpty');
+  const resources = await q.query<{ id: number; access_level: number }>('SELECT id, access_level FROM menu_resource WHERE id = ANY($1::int[])', [resourceIds]);
+  if (resources.length !== resourceIds.length) throw notFound();
+  const held = new Set([...treeIds(await menuFor(q, scope, root)), ...(existing?.resourceIds ?? [])]);
+  if (resourceIds.some((id) => !held.has(id))) throw noPermission();
+  if (resources.some((r) => !reachesLevel(r.access_level, level, false))) throw fail('errors.role.aboveLevel');
+
+  // Functions: known codes, held by the caller (or already the role's), within the role's level.
+  const funcs = [...new Set(body.funcs)];
+  const known = new Set(ALL_FUNCS);
+  if (funcs.some((f) => !known.has(f))) throw paramError('errors.role.unknownFunc');
+  const mine = delegableFuncs(scope, root);
+  const had = new Set(existing?.funcs ?? []);
+  if (funcs.some((f) => !mine.has(f) && !had.has(f))) throw noPermission();
+  const reach = new Set(reachableFuncs(level, false));
+  if (funcs.some((f) => !reach.has(f))) throw fail('errors.role.aboveLevel');
+
+  // Proxy customers (415): a level -1 role governs at least one customer the caller can see.
+  const proxyCustomerIds = level === -1 ? [...new Set(body.proxyCustomerIds)] : [];
+  if (level === -1) {
+    if (!proxyCustomerIds.length) throw conflict(ROLE_CODE.NO_AGENT, 'errors.role.noAgent');
+    const found = await q.query<{ id: number }>('SELECT id FROM customer WHERE id = ANY($1::int[])', [proxyCustomerIds]);
+    if (found.length !== proxyCustomerIds.length || proxyCustomerIds.some((id) => !canSee(scope, id))) throw notFound();
+  }
+
+  // Associated architecture: scenes of the role's own customer.
+  const sceneIds = [...new Set(body.sceneIds)];
+  if (sceneIds.length) {
+    const scenes = await q.query<{ id: number; customer_id: number }>('SELECT id, customer_id FROM scene WHERE id = ANY($1::int[])', [sceneIds]);
+    if (scenes.length !== sceneIds.length) throw notFound();
+    if (scenes.some((s) => s.customer_id !== customer.id)) throw fail('errors.foreign.scene');
+  }
+
+  // Default flag: once default, only root may lift it (default roles cannot be deleted).
+  const isDefault = existing?.isDefault && !root ? true : body.isDefault;
+
+  return {
+    customerId: customer.id,
+    name: body.name,
+    status: body.status,
+    type,
+    level,
+    isDefault,
+    delegable: body.delegable,
+    description: body.description,
+    funcs,
+    resourceIds,
+    proxyCustomerIds,
+    sceneIds,
+  };
+}
+
+/**
+ * Deletes roles of the caller's scope in one transaction (the caller's `q`). Default roles
+ * cannot be deleted; every customer keeps at least one role; the users the roles leave
+ * without any role are deleted with them, which needs `confirm` (the web asks first) and
+ * never removes the caller itself or root. Users that keep another role only lose this one.
+ */
+export async function deleteRoles(q: Queryable, scope: Scope, ids: number[], confirm: boolean): Promise<{ roles: number; users: number }> {
+  const params: unknown[] = [ids];
+  const scoped = scope.customerIds === null ? 'TRUE' : (params.push(scope.customerIds), `customer_id = ANY($2::int[])`);
+  const rows = await q.query<{ id: number; customer_id: number; is_default: boolean }>(
+    `SELECT id, customer_id, is_default FROM role WHERE id = ANY($1::int[]) AND ${scoped} FOR UPDATE`,
+    params,
+  );
+  if (rows.length !== new Set(ids).size) throw notFound();
+  if (rows.some((r) => r.is_default)) throw fail('errors.role.defaultRole');
+  for (const cid of new Set(rows.map((r) => r.customer_id))) {
+    const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM role WHERE customer_id = $1 AND NOT (id = ANY($2::int[]))', [cid, ids]);
+    if (n < 1) throw fail('errors.role.keepOne');
+  }
+  const holders = await q.query<{ user_id: number; others: number }>(
+    `SELECT ur.user_id, (SELECT count(*)::int FROM user_role o WHERE o.user_id = ur.user_id AND NOT (o.role_id = ANY($1::int[]))) AS others
+       FROM user_role ur WHERE ur.role_id = ANY($1::int[]) GROUP BY ur.user_id`,
+    [ids],
+  );
+  if (holders.length && !confirm) throw fail('errors.role.confirmUsers');
+  const orphans = holders.filter((h) => h.others === 0).map((h) => h.user_id);
+  if (orphans.includes(scope.userId) || orphans.includes(ROOT_USER_ID)) throw fail('errors.role.deletesSelf');
+  if (orphans.length) await q.query('DELETE FROM app_user WHERE id = ANY($1::int[])', [orphans]);
+  await q.query('DELETE FROM role WHERE id = ANY($1::int[])', [ids]);
+  return { roles: rows.length, users: orphans.length };
+}

@@ -1,0 +1,216 @@
+import { randomInt } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { Code, USER_CODE, USER_TYPE, userTypeRank, type PersonalBody, type UserAddBody, type UserUpdateBody } from '@coldwatch/contract';
+import type { Queryable } from '../../platform/db/client.js';
+import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
+import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
+import { hashPassword } from '../../platform/auth/password.js';
+import { endUserSessions } from '../../platform/auth/session.js';
+import { AppError, conflict, noPermission, notFound } from '../../platform/http/errors.js';
+import { mapUnique } from '../dm/records.js';
+import { scopedUser, scopedUsers, type UserRow } from './user.repository.js';
+
+/*
+ * The user rules of spec §5/§6, all enforced here whatever the web does:
+ * role(s), account, mobile required; status required (414); valid e-mail (412); account (416),
+ * user name (417, within the customer), mobile (418) and e-mail (419) unique; the user type
+ * follows the roles' level and never exceeds the caller's; roles and scenes must be the user's
+ * customer's; a default account is neither deleted nor cancelled; nobody outside the scope is
+ * seen or changed (404).
+ */
+
+const fail = (key: string) => new AppError(Code.FAILED, key);
+
+/**
+ * The §8 answer of a request body that failed validation: 414 for a missing or bad status,
+ * 412 for a bad e-mail, otherwise the ordinary 400. Routes with user bodies validate with
+ * `attachValidation` and call this first.
+ */
+export function userValidationError(req: FastifyRequest): Error | undefined {
+  const err = (req as any).validationError as (Error & { validation?: any[] }) | undefined;
+  if (!err) return undefined;
+  const fields = new Set<string>();
+  const details: Record<string, string> = {};
+  for (const v of err.validation ?? []) {
+    const field = String(v.instancePath ?? v.params?.issue?.path?.join('.') ?? '').replace(/^\//, '').replace(/\//g, '.');
+    fields.add(field);
+    details[field || 'body'] = String(v.message).startsWith('errors.') ? v.message : 'errors.rule.required';
+  }
+  if (fields.has('status')) return new AppError(USER_CODE.statusEmpty, 'errors.user.statusEmpty', 200, details);
+  if (fields.has('email')) return new AppError(USER_CODE.badEmail, 'errors.rule.email', 200, details);
+  return err;
+}
+
+/** The §5 uniqueness answers, in the §8 order: account 416, user name 417 (within its customer), mobile 418, e-mail 419. */
+export async function checkUnique(
+  q: Queryable,
+  u: { account?: string; name: string; mobile: string; email: string; customerId: number },
+  exceptId = 0,
+) {
+  if (u.account !== undefined && (await q.query('SELECT 1 FROM app_user WHERE account = $1 AND id <> $2', [u.account, exceptId])).length)
+    throw conflict(USER_CODE.accountExists, 'errors.user.accountExists');
+  if ((await q.query('SELECT 1 FROM app_user WHERE customer_id = $1 AND name = $2 AND id <> $3', [u.customerId, u.name, exceptId])).length)
+    throw conflict(USER_CODE.nameExists, 'errors.user.nameExists');
+  if ((await q.query('SELECT 1 FROM app_user WHERE mobile = $1 AND id <> $2', [u.mobile, exceptId])).length)
+    throw conflict(USER_CODE.mobileExists, 'errors.user.mobileExists');
+  if (u.email && (await q.query('SELECT 1 FROM app_user WHERE lower(email) = lower($1) AND id <> $2', [u.email, exceptId])).length)
+    throw conflict(USER_CODE.emailExists, 'errors.user.emailExists');
+}
+
+const isRoot = (scope: Scope) => scope.userId === ROOT_USER_ID;
+
+/** The caller may act on a user of this type: never above its own reach; root (id 1) only by root. */
+function checkReach(scope: Scope, userType: number, userId?: number) {
+  if (userId === ROOT_USER_ID && !isRoot(scope)) throw notFound();
+  if (!isRoot(scope) && userTypeRank(userType) > userTypeRank(scope.userType)) throw noPermission();
+}
+
+interface Derived {
+  customerId: number;
+  userType: number;
+  isAdmin: boolean;
+  proxyCustomerId: number | null;
+}
+
+/** Roles, user type, scenes and proxy customer of a new or edited user, checked against the customer and the caller. */
+async function derive(q: Queryable, scope: Scope, b: UserAddBody | UserUpdateBody, customerId: number): Promise<Derived> {
+  const roleIds = [...new Set(b.roleIds)];
+  const roles = await q.query<{ id: number; customer_id: number; type: string; level: number }>(
+    'SELECT id, customer_id, type, level FROM role WHERE id = ANY($1::int[])',
+    [roleIds],
+  );
+  if (roles.length !== roleIds.length || roles.some((r) => r.customer_id !== customerId)) throw fail('errors.user.roleForeign');
+  // Spec §6: the user type follows the roles' level; a proxy role makes a proxy user.
+  const levels = roles.map((r) => r.level);
+  const userType = levels.includes(USER_TYPE.proxy) ? USER_TYPE.proxy : Math.max(...levels);
+  const [cust] = await q.query<{ type: string }>('SELECT type FROM customer WHERE id = $1', [customerId]);
+  if (userType >= USER_TYPE.platformUser && cust?.type !== 'platform') throw fail('errors.user.platformTypeOutside');
+  checkReach(scope, userType);
+  const isAdmin = roles.some((r) => r.type === 'admin') || userType === USER_TYPE.customerAdmin || userType === USER_TYPE.platformAdmin;
+
+  const sceneIds = [...new Set(b.sceneIds)];
+  if (sceneIds.length) {
+    const scenes = await q.query<{ customer_id: number }>('SELECT customer_id FROM scene WHERE id = ANY($1::int[])', [sceneIds]);
+    if (scenes.length !== sceneIds.length || scenes.some((s) => s.customer_id !== customerId)) throw fail('errors.foreign.scene');
+  }
+
+  let proxyCustomerId: number | null = null;
+  if (b.proxyCustomerId) {
+    const governed = await q.query('SELECT 1 FROM role_proxy_customer WHERE role_id = ANY($1::int[]) AND customer_id = $2', [roleIds, b.proxyCustomerId]);
+    if (userType !== USER_TYPE.proxy || !governed.length) throw fail('errors.user.proxyCustomer');
+    proxyCustomerId = b.proxyCustomerId;
+  }
+  return { customerId, userType, isAdmin, proxyCustomerId };
+}
+
+async function setLinks(q: Queryable, userId: number, roleIds: number[], sceneIds: number[]) {
+  await q.query('DELETE FROM user_role WHERE user_id = $1', [userId]);
+  await q.query('INSERT INTO user_role (user_id, role_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [userId, [...new Set(roleIds)]]);
+  await q.query('DELETE FROM user_scene WHERE user_id = $1', [userId]);
+  if (sceneIds.length) await q.query('INSERT INTO user_scene (user_id, scene_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [userId, [...new Set(sceneIds)]]);
+}
+
+/** A temporary password that satisfies the password rule (letters and digits, 6-20): 10 characters, both kinds present. */
+export function temporaryPassword(): string {
+  const letters = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ';
+  const digits = '23456789';
+  const all = letters + digits;
+  const chars = [letters[randomInt(letters.length)], digits[randomInt(digits.length)]];
+  while (chars.length < 10) chars.push(all[randomInt(all.length)]);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j], chars[i]];
+  }
+  return chars.join('');
+}
+
+const nullIfEmpty = (s: string) => (s === '' ? null : s);
+
+export async function addUser(q: Queryable, scope: Scope, b: UserAddBody): Promise<{ id: number; password?: string }> {
+  const customerId = targetCustomer(scope, b.customerId);
+  const d = await derive(q, scope, b, customerId);
+  await checkUnique(q, { account: b.account, name: b.name, mobile: b.mobile, email: b.email, customerId });
+  const generated = b.password ? undefined : temporaryPassword();
+  const hash = await hashPassword(b.password ?? generated!);
+  const [row] = await mapUnique(
+    () =>
+      q.query<{ id: number }>(
+        `INSERT INTO app_user (customer_id, account, name, gender, password_hash, mobile, email, status, user_type, is_admin, remarks, proxy_customer_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+        [customerId, b.account, b.name, b.gender, hash, b.mobile, nullIfEmpty(b.email), b.status, d.userType, d.isAdmin, b.remarks, d.proxyCustomerId],
+      ),
+    { account: conflict(USER_CODE.accountExists, 'errors.user.accountExists') },
+  );
+  await setLinks(q, row.id, b.roleIds, b.sceneIds);
+  return generated ? { id: row.id, password: generated } : { id: row.id };
+}
+
+export async function updateUser(q: Queryable, scope: Scope, b: UserUpdateBody): Promise<{ id: number }> {
+  const cur = await scopedUser(q, scope, b.id, true);
+  checkReach(scope, cur.user_type, cur.id);
+  const d = await derive(q, scope, b, cur.customer_id);
+  if (b.status === 0 && cur.status !== 0) checkCancellable(scope, cur);
+  await checkUnique(q, { account: b.account, name: b.name, mobile: b.mobile, email: b.email, customerId: cur.customer_id }, cur.id);
+  await mapUnique(
+    () =>
+      q.query(
+        `UPDATE app_user SET account = $2, name = $3, gender = $4, mobile = $5, email = $6, status = $7, user_type = $8, is_admin = $9,
+                remarks = $10, proxy_customer_id = $11, cancelled_by_customer = CASE WHEN $7 = status THEN cancelled_by_customer ELSE false END
+          WHERE id = $1`,
+        [cur.id, b.account, b.name, b.gender, b.mobile, nullIfEmpty(b.email), b.status, d.userType, d.isAdmin, b.remarks, d.proxyCustomerId],
+      ),
+    { account: conflict(USER_CODE.accountExists, 'errors.user.accountExists') },
+  );
+  await setLinks(q, cur.id, b.roleIds, b.sceneIds);
+  if (b.status === 0) await endUserSessions(q, cur.id);
+  return { id: cur.id };
+}
+
+/** A default account cannot be deleted or cancelled; nor can the caller's own account. */
+function checkCancellable(scope: Scope, u: UserRow) {
+  if (u.default_account || u.id === ROOT_USER_ID) throw fail('errors.user.defaultAccount');
+  if (u.id === scope.userId) throw fail('errors.user.self');
+}
+
+/** Deletes users; their sessions end with them (user_session cascades). */
+export async function removeUsers(q: Queryable, scope: Scope, ids: number[]) {
+  const users = await scopedUsers(q, scope, ids);
+  for (const u of users) {
+    checkReach(scope, u.user_type, u.id);
+    checkCancellable(scope, u);
+  }
+  await endUserSessions(q, ids);
+  await q.query('DELETE FROM app_user WHERE id = ANY($1::int[])', [ids]);
+  return { deleted: ids.length };
+}
+
+/** Cancels (0) or reactivates (1) users; a cancelled user's sessions end. */
+export async function setStatus(q: Queryable, scope: Scope, ids: number[], status: 0 | 1) {
+  const users = await scopedUsers(q, scope, ids);
+  for (const u of users) {
+    checkReach(scope, u.user_type, u.id);
+    if (status === 0) checkCancellable(scope, u);
+  }
+  await q.query('UPDATE app_user SET status = $2, cancelled_by_customer = false WHERE id = ANY($1::int[])', [ids, status]);
+  if (status === 0) await endUserSessions(q, ids);
+  return { updated: ids.length, status };
+}
+
+/** An administrator's reset: a new temporary password, shown once; the old one stops working and the user's sessions end. */
+export async function resetPassword(q: Queryable, scope: Scope, id: number) {
+  const u = await scopedUser(q, scope, id, true);
+  checkReach(scope, u.user_type, u.id);
+  const password = temporaryPassword();
+  await q.query('UPDATE app_user SET password_hash = $2 WHERE id = $1', [u.id, await hashPassword(password)]);
+  await endUserSessions(q, u.id);
+  return { id: u.id, account: u.account, password };
+}
+
+/** The caller's own profile (spec §3 personal page): same formats and uniqueness as the user form. */
+export async function updatePersonal(q: Queryable, scope: Scope, b: PersonalBody) {
+  const [u] = await q.query<{ id: number; customer_id: number }>('SELECT id, customer_id FROM app_user WHERE id = $1 FOR UPDATE', [scope.userId]);
+  if (!u) throw notFound();
+  await checkUnique(q, { name: b.name, mobile: b.mobile, email: b.email, customerId: u.customer_id }, u.id);
+  await q.query('UPDATE app_user SET name = $2, gender = $3, mobile = $4, email = $5 WHERE id = $1', [u.id, b.name, b.gender, b.mobile, nullIfEmpty(b.email)]);
+  return { id: u.id };
+}

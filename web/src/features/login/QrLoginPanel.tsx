@@ -1,0 +1,65 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../app/errors';
+import { QrCodeBox } from './QrCodeBox';
+import { getLoginQr, qrStatus, refreshLoginQr, type LoginQr } from './qr';
+import './qr.css';
+
+/** Spec §4: the login page polls the code's status every second. */
+export const QR_POLL_MS = 1000;
+
+/**
+ * 'Scan to log in' on the login page: shows a code and asks every second whether a signed-in
+ * mobile client confirmed it; when it did, the server has logged this browser in.
+ */
+export function QrLoginPanel({ onLoggedIn }: { onLoggedIn: (user?: { locale?: string | null }) => void }) {
+  const { t } = useTranslation('login');
+  const [qr, setQr] = useState<LoginQr>();
+  const [loading, setLoading] = useState(false);
+  const [expired, setExpired] = useState(false);
+  const [error, setError] = useState<string>();
+  const done = useRef(false);
+
+  const load = async (refresh: boolean) => {
+    setLoading(true);
+    setError(undefined);
+    try {
+      setQr(refresh && qr ? await refreshLoginQr(qr.key) : await getLoginQr());
+      setExpired(false);
+    } catch (e) {
+      setError(errorMessage(e, t));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  useEffect(() => {
+    void load(false);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    if (!qr || expired) return;
+    let busy = false;
+    const id = setInterval(async () => {
+      if (busy || done.current) return;
+      if (Date.now() > qr.expiresAt) return setExpired(true);
+      busy = true;
+      try {
+        const s = await qrStatus(qr.key);
+        if (s.status === 'expired') setExpired(true);
+        else if (s.status === 'confirmed' && !done.current) {
+          done.current = true;
+          onLoggedIn(s.user);
+        }
+      } catch {
+        /* the next tick asks again; the code's own expiry ends the polling */
+      } finally {
+        busy = false;
+      }
+    }, QR_POLL_MS);
+    return () => clearInterval(id);
+  }, [qr, expired, onLoggedIn]);
+
+  return <QrCodeBox qr={qr} loading={loading} expired={expired} error={error} onRefresh={() => void load(true)} hint={t('qr.loginHint')} />;
+}

@@ -1,0 +1,244 @@
+import { useEffect, useState } from 'react';
+import { App, Checkbox, Col, Divider, Form, Input, Modal, Radio, Row, Select, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { errorMessage } from '../../app/errors';
+import { ACCOUNT, AREA_CODE, CONTACT_PHONE, CUSTOMER_CODE, CUSTOMER_CODE_FIELDS, EMAIL, PASSWORD, cleanBody, codeField, fieldErrors, rules } from './formRules';
+import { CUSTOMER_STATUS, CUSTOMER_TYPES, ORG_TYPES, normaliseCustomer, type CustomerRow } from './customerTypes';
+
+interface Props {
+  /** null = closed; 'new' = add; a row = edit. */
+  target: CustomerRow | 'new' | null;
+  onClose: () => void;
+  onDone: () => void;
+}
+
+interface Values {
+  name: string;
+  shortName?: string;
+  code: string;
+  type: string;
+  orgType: string;
+  status: number;
+  area?: string;
+  areaCode?: string;
+  address?: string;
+  contact?: string;
+  phone?: string;
+  email?: string;
+  notify: string[];
+  description?: string;
+  account?: string;
+  password?: string;
+}
+
+const FIELDS = ['name', 'shortName', 'code', 'type', 'orgType', 'status', 'area', 'areaCode', 'address', 'contact', 'phone', 'email', 'notify', 'description', 'account', 'password'];
+
+/** Partial-success answers of customer create (spec §8): 201, 202, 203. */
+const PARTIAL: Record<number, string> = { 201: 'msg.created201', 202: 'msg.created202', 203: 'msg.created203' };
+
+/** Add or edit a customer (spec §3 Customer, §5 rules); adding also creates its administrator. */
+export function CustomerDialog({ target, onClose, onDone }: Props) {
+  const { t } = useTranslation('customer');
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const isNew = target === 'new';
+  const [loadedId, setLoadedId] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (!target) return;
+    form.resetFields();
+    if (target === 'new') {
+      form.setFieldsValue({ type: 'customer', orgType: '09', status: CUSTOMER_STATUS.active, notify: ['email'] });
+      setLoadedId(null);
+      return;
+    }
+    const fill = (c: CustomerRow) => form.setFieldsValue({ ...c, notify: [c.notifyEmail && 'email', c.notifySms && 'sms'].filter(Boolean) as string[] });
+    fill(target);
+    setLoadedId(target.id);
+    // The list row may be partial: the detail has every field.
+    api.get<unknown>('/service/customer/detail', { id: target.id }).then(
+      (d) => d && fill(normaliseCustomer(d)),
+      () => undefined,
+    );
+  }, [target, form]);
+
+  const submit = async () => {
+    let v: Values;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return;
+    }
+    const c = cleanBody({ ...v, notify: undefined, account: undefined, password: undefined, status: undefined });
+    const body: Record<string, unknown> = {
+      ...c,
+      shortName: c.shortName ?? '',
+      area: c.area ?? '',
+      areaCode: c.areaCode ?? '',
+      address: c.address ?? '',
+      contact: c.contact ?? '',
+      phone: c.phone ?? '',
+      email: c.email ?? '',
+      description: c.description ?? '',
+      notifyEmail: v.notify.includes('email'),
+      notifySms: v.notify.includes('sms'),
+    };
+    delete body.notify;
+    setSaving(true);
+    try {
+      if (isNew) {
+        const res = await api.post<any>('/service/customer/add', { ...body, account: v.account?.trim(), password: v.password });
+        const partial = PARTIAL[Number(res?.code)];
+        if (partial) void message.warning(t(partial));
+        else void message.success(t('msg.added'));
+      } else {
+        // The type is fixed at creation and not part of an update.
+        await api.put('/service/customer/update', { ...body, type: undefined, id: loadedId });
+        void message.success(t('msg.updated'));
+      }
+      onDone();
+      onClose();
+    } catch (e) {
+      const onFields = fieldErrors(e, FIELDS);
+      const mapped = onFields.length ? onFields : codeField(e, CUSTOMER_CODE_FIELDS);
+      if (mapped.length) form.setFields(mapped as any);
+      else void message.error({ content: errorMessage(e, t), duration: 1 });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const req = (max?: number) => rules(t, { required: true, max });
+  const opt = (max: number) => rules(t, { max });
+
+  return (
+    <Modal
+      open={!!target}
+      title={isNew ? t('form.addTitle') : t('form.editTitle')}
+      width={760}
+      style={{ top: '8vh' }}
+      okText={t('form.ok')}
+      cancelText={t('form.cancel')}
+      confirmLoading={saving}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      forceRender
+    >
+      <Form form={form} layout="vertical" size="small" requiredMark>
+        <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
+          {t('form.basic')}
+        </Divider>
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item name="name" label={t('form.name')} rules={req(50)}>
+              <Input maxLength={50} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="shortName" label={t('form.shortName')} rules={opt(30)}>
+              <Input maxLength={30} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="code" label={t('form.code')} tooltip={t('form.codeHint')} rules={[...rules(t, { required: true }), { pattern: CUSTOMER_CODE, message: t('rule.code') }]}>
+              <Input maxLength={20} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="orgType" label={t('form.orgType')} rules={[{ required: true, message: t('rule.required') }]}>
+              <Select options={ORG_TYPES.map((o) => ({ value: o, label: `${o} ${t(`orgType.${o}`)}` }))} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="type" label={t('form.type')} rules={[{ required: true, message: t('rule.required') }]}>
+              <Radio.Group disabled={!isNew} options={CUSTOMER_TYPES.map((c) => ({ value: c, label: t(`type.${c}`) }))} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="status" label={t('form.status')}>
+              <Radio.Group
+                disabled
+                options={[CUSTOMER_STATUS.active, CUSTOMER_STATUS.cancelled].map((s) => ({ value: s, label: t(`status.${s}`) }))}
+              />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="area" label={t('form.area')} rules={opt(120)}>
+              <Input maxLength={120} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="areaCode" label={t('form.areaCode')} rules={[{ pattern: AREA_CODE, message: t('rule.areaCode') }]}>
+              <Input maxLength={20} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item name="address" label={t('form.address')} rules={opt(255)}>
+              <Input maxLength={255} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Divider titlePlacement="start" plain>
+          {t('form.contactPart')}
+        </Divider>
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item name="contact" label={t('form.contact')} rules={opt(30)}>
+              <Input maxLength={30} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="phone" label={t('form.phone')} rules={[{ pattern: CONTACT_PHONE, message: t('rule.phone') }]}>
+              <Input maxLength={20} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="email" label={t('form.email')} rules={[{ pattern: EMAIL, message: t('rule.email') }, ...opt(100)]}>
+              <Input maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="notify" label={t('form.notify')}>
+              <Checkbox.Group options={[{ value: 'email', label: t('notify.email') }, { value: 'sms', label: t('notify.sms') }]} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item name="description" label={t('form.description')} rules={opt(250)}>
+              <Input.TextArea rows={2} maxLength={250} showCount />
+            </Form.Item>
+          </Col>
+        </Row>
+        {isNew && (
+          <>
+            <Divider titlePlacement="start" plain>
+              {t('form.adminPart')}
+            </Divider>
+            <Typography.Paragraph type="secondary" style={{ marginTop: -8, fontSize: 12 }}>
+              {t('form.adminHint')}
+            </Typography.Paragraph>
+            <Row gutter={16}>
+              <Col span={12}>
+                <Form.Item name="account" label={t('form.account')} rules={[...rules(t, { required: true }), { pattern: ACCOUNT, message: t('rule.account') }]}>
+                  <Input maxLength={50} autoComplete="off" />
+                </Form.Item>
+              </Col>
+              <Col span={12}>
+                <Form.Item
+                  name="password"
+                  label={t('form.password')}
+                  tooltip={t('form.passwordHint')}
+                  rules={[...rules(t, { required: true }), { pattern: PASSWORD, message: t('rule.password') }]}
+                >
+                  <Input.Password maxLength={30} autoComplete="new-password" />
+                </Form.Item>
+              </Col>
+            </Row>
+          </>
+        )}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * Form rules of spec §5 for the tenancy pages (customers, users, roles, menu resources), as
+ * antd rules, plus the server-error → form-field mapping. The patterns are those of
+ * `@coldwatch/contract` (rules.ts); messages come from the page's catalogue (`rule.*`).
+ */
+import type { Rule } from 'antd/es/form';
+import type { TFunction } from 'i18next';
+import { ApiError } from '../../api/client';
+
+/** Customer code: letters only, at most 20 (spec §5; the other reading allows digits — the server's rule decides). */
+export const CUSTOMER_CODE = /^[A-Za-z0-9]{1,20}$/;
+/** Area code: letters, digits, underscore, at most 20. */
+export const AREA_CODE = /^\w{0,20}$/;
+/** Contact phone: digits and hyphens, at most 20. */
+export const CONTACT_PHONE = /^[\d-]{0,20}$/;
+/** E-mail: letters/digits/Chinese, at sign, dotted domain (contract rules.ts `email`). */
+export const EMAIL = /^[A-Za-z0-9\u4e00-\u9fa5._%+-]+@[A-Za-z0-9\u4e00-\u9fa5-]+(\.[A-Za-z0-9\u4e00-\u9fa5-]+)+$/;
+/** Mobile/phone: 11 digits, or 7-8 digits, or a 3-4 digit area code, hyphen, 7-8 digits. */
+export const PHONE = /^(\d{11}|\d{7,8}|\d{3,4}-\d{7,8})$/;
+/** Account: letters, digits, underscore, 2..50 (names 1-50 of §5; the account is a login name). */
+export const ACCOUNT = /^[A-Za-z0-9_.@-]{2,50}$/;
+/** Registration password: letters, digits, underscore, 6-30 (spec §5). */
+export const PASSWORD = /^\w{6,30}$/;
+/** Menu code: English letters and digits (variant with underscore), no spaces. */
+export const MENU_CODE = /^[A-Za-z0-9_]{1,40}$/;
+
+/** Builds the antd rules of one field. `t` resolves `rule.*` in the page's namespace. */
+export function rules(t: TFunction, o: { required?: boolean; max?: number; pattern?: RegExp; patternKey?: string }): Rule[] {
+  const r: Rule[] = [];
+  if (o.required) r.push({ required: true, whitespace: true, message: t('rule.required') });
+  if (o.max) r.push({ max: o.max, message: t('rule.maxLength', { max: o.max }) });
+  if (o.pattern) r.push({ pattern: o.pattern, message: t(o.patternKey ?? 'rule.format') });
+  return r;
+}
+
+/**
+ * Field errors of a failed save: `result.errors` ({field: message}) mapped onto fields the form
+ * has. Returns the entries to pass to `form.setFields`, or [] when none names a known field
+ * (then the caller shows the server message as a toast).
+ */
+export function fieldErrors(e: unknown, known: readonly string[]): { name: string; errors: string[] }[] {
+  if (!(e instanceof ApiError) || !e.details) return [];
+  return Object.entries(e.details)
+    .map(([k, msg]) => ({ name: k.split('.')[0], errors: [String(msg)] }))
+    .filter((f) => known.includes(f.name));
+}
+
+/**
+ * §8 answers that name one field (customer create: 406 bad code, 410 type empty, 418 name,
+ * 420 code, 421 e-mail, 422 mobile; user: 412, 414, 416, 417, 418, 419; role 409; menu 407, 408).
+ * The message is the server's (already translated).
+ */
+export function codeField(e: unknown, map: Record<number, string>): { name: string; errors: string[] }[] {
+  if (!(e instanceof ApiError)) return [];
+  const f = map[e.code];
+  return f ? [{ name: f, errors: [e.message] }] : [];
+}
+
+/** Customer create: the administrator's e-mail and mobile are the customer's e-mail and phone (contract customer.ts). */
+export const CUSTOMER_CODE_FIELDS: Record<number, string> = { 406: 'code', 410: 'type', 416: 'account', 418: 'name', 420: 'code', 421: 'email', 422: 'phone' };
+export const USER_CODE_FIELDS: Record<number, string> = { 412: 'email', 414: 'status', 416: 'account', 417: 'name', 418: 'mobile', 419: 'email' };
+export const ROLE_CODE_FIELDS: Record<number, string> = { 409: 'name', 413: 'resourceIds', 415: 'proxyCustomerIds' };
+export const MENU_CODE_FIELDS: Record<number, string> = { 407: 'name', 408: 'code' };
+
+/** Trims strings and turns blank optional strings into undefined. */
+export function cleanBody<T extends Record<string, unknown>>(v: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x === 'string') {
+      const s = x.trim();
+      out[k] = s === '' ? undefined : s;
+    } else out[k] = x;
+  }
+  return out as T;
+}
+
+/** Server rows may carry numeric strings; ids become numbers. */
+export const toId = (v: unknown): number | undefined => (v === null || v === undefined || v === '' ? undefined : Number(v));
+export const toIds = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isFinite(n)) : []);
+
+/** A zod-like schema (contract rules): only safeParse is used. */
+interface Parser {
+  safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } };
+}
+
+/**
+ * A contract rule (zod schema of `@coldwatch/contract`) as an antd validator. The failure
+ * message is a catalogue key of the server's `errors` catalogue (`errors.rule.account`); it
+ * is shown from the page's own catalogue as `rule.<last part>` (`rule.account`).
+ */
+export function zodRule(schema: Parser, t: TFunction, opts: { optional?: boolean } = {}): Rule {
+  return {
+    validator: async (_r, value) => {
+      if (opts.optional && (value === undefined || value === null || value === '')) return;
+      const res = schema.safeParse(typeof value === 'string' ? value : (value ?? undefined));
+      if (res.success) return;
+      throw new Error(ruleMessage(res.error?.issues[0]?.message ?? '', t));
+    },
+  };
+}
+
+/** `errors.rule.maxLength50` → t('rule.maxLength', {max: 50}); `errors.rule.x` → t('rule.x'). */
+export function ruleMessage(key: string, t: TFunction): string {
+  const last = key.split('.').pop() ?? '';
+  const m = /^maxLength(\d+)$/.exec(last);
+  if (m) return t('rule.maxLength', { max: Number(m[1]) });
+  return t(`rule.${last}`, { defaultValue: t('rule.format') });
+}
