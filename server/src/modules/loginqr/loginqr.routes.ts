@@ -6,8 +6,9 @@ import type { Db } from '../../platform/db/client.js';
 import { mutate, writeLog } from '../../platform/audit/audit.js';
 import { ok } from '../../platform/http/envelope.js';
 import { AppError } from '../../platform/http/errors.js';
-import { createSession, SESSION_COOKIE, SESSION_TTL_MS } from '../../platform/auth/session.js';
+import { createSession, dropSession, resolveSession, revokeOtherSessions, SESSION_COOKIE, SESSION_TTL_MS } from '../../platform/auth/session.js';
 import { findById, publicUser } from '../user/user.repository.js';
+import { SINGLE_SESSION_KEY } from '../user/user.routes.js';
 import * as repo from './loginqr.repository.js';
 
 /** What the code encodes: the mobile client reads the key after this prefix and confirms it. */
@@ -64,10 +65,20 @@ export const loginQrRoutes: Module = (app, { db }) => {
     const user = await findById(db, userId);
     if (!user || user.status !== 1 || user.customer_status !== 1) {
       await writeLog(db, undefined, { module: 'user', method: 'login', content: `login by QR code refused: ${user?.account ?? userId}`, params: { account: user?.account, via: 'qrcode' } }, 0);
-      throw new AppError(Code.LOGIN_FAILED, 'errors.login.cancelled');
+      throw new AppError(Code.LOGIN_FAILED, user && user.customer_status !== 1 ? 'errors.login.cancelled' : 'errors.login.accountCancelled');
     }
-    const token = await createSession(db, user.id, user.customer_id);
-    reply.setCookie(SESSION_COOKIE, token, { ...cookieOpts, maxAge: SESSION_TTL_MS / 1000 });
+    // As the password login: a session of another account held by this browser ends (its
+    // cookie is replaced); one of the same account is kept; with single_session on, the
+    // account's other sessions (the confirming phone's too) end with 500104.
+    const held = req.cookies[SESSION_COOKIE];
+    const current = held ? await resolveSession(db, held) : undefined;
+    if (current?.userId !== user.id) {
+      if (current) await dropSession(db, held!);
+      const token = await createSession(db, user.id, user.customer_id);
+      const single = await db.one<{ value: string }>('SELECT value FROM setting WHERE key = $1', [SINGLE_SESSION_KEY]);
+      if (single?.value === 'on') await revokeOtherSessions(db, user.id, token);
+      reply.setCookie(SESSION_COOKIE, token, { ...cookieOpts, maxAge: SESSION_TTL_MS / 1000 });
+    }
     req.scope = { userId: user.id, account: user.account, customerId: user.customer_id } as any;
     await writeLog(db, req, { module: 'user', method: 'login', content: `login by QR code: ${user.account}`, params: { account: user.account, via: 'qrcode' } }, 1);
     return ok({ status: 'confirmed' as const, user: publicUser(user) }, toLocale(user.locale) ?? req.locale);

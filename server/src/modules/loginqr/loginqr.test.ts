@@ -127,6 +127,18 @@ describe('login by QR code', () => {
     expect((await t.app.inject({ method: 'GET', url: '/service/mine/loginQrcode/status' })).statusCode).toBe(400);
   });
 
+  it("a browser holding another account's session gets the new one; the old session ends", async () => {
+    const other = await t.login('beta');
+    const q = await issue();
+    expect((await confirm(q.key, mobile)).state.code).toBe(200000);
+    const res = await t.app.inject({ method: 'GET', url: `/service/mine/loginQrcode/status?key=${q.key}`, headers: { cookie: other } });
+    expect(res.json().result.user.account).toBe('alpha');
+    expect(res.cookies.find((c) => c.name === 'cw_session')!.value).not.toBe(other.split('=')[1]);
+    expect((await t.app.inject({ method: 'GET', url: '/service/mine/info', headers: { cookie: other } })).json().state.code).toBe(500100);
+    // the confirming phone stays signed in (single_session is off)
+    expect((await t.app.inject({ method: 'GET', url: '/service/mine/info', headers: { cookie: mobile } })).json().state.code).toBe(200000);
+  });
+
   it('a cancelled user or customer cannot log in this way', async () => {
     for (const [what, sql] of [
       ['user', `UPDATE app_user SET status = 0 WHERE account = $1`],

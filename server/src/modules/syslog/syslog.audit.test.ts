@@ -108,7 +108,6 @@ function bodyDefaults(): Record<string, unknown> {
 
 /** Device numbers and serials are ids in a path but new values in a body. */
 const NEW_IN_BODY = new Set(['devNo', 'sn']);
-const OMIT_IN_BODY = new Set(['proxyCustomerId', 'parentId']);
 
 function sample(s: any, key: string, id: number, defaults: Record<string, unknown>, body = false): unknown {
   const k = known(id);
@@ -147,8 +146,6 @@ function fill(schema: unknown, id: number, asQuery: boolean): Record<string, unk
   const defaults = bodyDefaults();
   const out: Record<string, unknown> = {};
   for (const [key, s] of Object.entries(shape)) {
-    // optional references that would point a new record somewhere odd are left out of bodies
-    if (!asQuery && OMIT_IN_BODY.has(key) && ['optional', 'nullable'].includes(def(s)?.type)) continue;
     const optional = ['optional', 'default', 'prefault'].includes(def(s)?.type);
     const v = !asQuery || key in k || key in defaults || !optional ? sample(s, key, id, defaults, !asQuery) : undefined;
     if (v !== undefined) out[key] = Array.isArray(v) && asQuery ? v.join(',') : v;

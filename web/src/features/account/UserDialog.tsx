@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { App, Col, Form, Input, Modal, Radio, Row, Select, Tag, TreeSelect, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { userAccount, userEmail, userMobile, userPassword } from '@coldwatch/contract/src/user';
+import { userAccount, userEmail, userMobile, userPassword } from '@coldwatch/contract';
 import { api } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
