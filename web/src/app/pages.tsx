@@ -57,8 +57,6 @@ export interface PageDef {
   Component: LazyExoticComponent<ComponentType>;
 }
 
-const material = page(() => import('../features/personal/MaterialPage'));
-
 export const PAGES: PageDef[] = [
   { path: '/home', titleKey: 'shell:page.home', Component: page(() => import('../features/home/HomePage')) },
   {
@@ -109,8 +107,7 @@ export const PAGES: PageDef[] = [
     rootOnly: true,
     Component: page(sectionPages['../features/sys/ResourcePage.tsx']),
   },
-  { path: '/personal/material', titleKey: 'shell:page.material', Component: material },
-  { path: '/material', titleKey: 'shell:page.material', Component: material },
+  { path: '/personal/material', titleKey: 'shell:page.material', Component: page(() => import('../features/personal/MaterialPage')) },
 ];
 
 /** Section redirects of spec §2 for the sections that have pages (to the first page that exists). */
@@ -119,6 +116,8 @@ export const SECTION_REDIRECTS: Record<string, string> = {
   '/databoard': '/databoard/deviceMonitor',
   '/abnormal': '/abnormal/dataex',
   '/personal': '/personal/material',
+  // Spec §2 top-level /material (edit profile): the same page, one tab.
+  '/material': '/personal/material',
   '/user': '/user/userinfo',
   '/noti': '/noti/sysLog',
 };

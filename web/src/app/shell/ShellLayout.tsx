@@ -1,11 +1,13 @@
-import { Suspense, useEffect, useReducer, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Button, Layout, Spin, Tooltip } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LogoMark } from '../../ui/Logo';
 import { ErrorBoundary } from '../ErrorBoundary';
-import { pageByPath } from '../pages';
+import { canOpen, pageByPath } from '../pages';
+import { useAuth } from '../auth';
+import { menuCodes } from '../menu';
 import { session, SESSION_KEYS } from '../session';
 import { HOME_PATH, nextPathAfter, normalizeTabs, tabsReducer, type Tab, type TabsAction } from '../tabs';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -27,7 +29,11 @@ export function ShellLayout() {
   const [collapsed, setCollapsed] = useState(() => session.get<boolean>('siderCollapsed') ?? false);
   const [tabs, dispatch] = useReducer(tabsReducer, undefined, () => normalizeTabs(session.get<Tab[]>(SESSION_KEYS.tabs) ?? []));
 
-  const page = pageByPath(location.pathname);
+  const { can, isRoot, menu } = useAuth();
+  const codes = useMemo(() => (menu ? menuCodes(menu) : undefined), [menu]);
+  const found = pageByPath(location.pathname);
+  // A page the caller may not open gets no tab (the 403 shows in place).
+  const page = found && canOpen(found, { can, isRoot, menuCodes: codes }) ? found : undefined;
   const lastActive = useRef(HOME_PATH);
   if (page) lastActive.current = page.path;
   const activeKey = lastActive.current;

@@ -57,7 +57,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
       theme="dark"
       mode="inline"
       items={items}
-      selectedKeys={[pathname === '/material' ? '/personal/material' : pathname]}
+      selectedKeys={[pathname]}
       {...(collapsed ? {} : { openKeys: open, onOpenChange: (k: string[]) => setOpen(k) })}
       onClick={({ key }) => navigate(key)}
       style={{ borderInlineEnd: 0 }}

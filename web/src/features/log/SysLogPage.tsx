@@ -85,7 +85,7 @@ export default function SysLogPage() {
       {
         title: t('params'),
         dataIndex: 'params',
-        width: 90,
+        width: 110,
         render: (p: unknown) => {
           const text = formatParams(p);
           if (!text || text === '{}') return '—';

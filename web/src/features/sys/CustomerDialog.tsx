@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { App, Checkbox, Col, Divider, Form, Input, Modal, Radio, Row, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { areaCode, customerCode, customerPhone, registerPassword, userAccount } from '@coldwatch/contract';
 import { api } from '../../api/client';
 import { errorMessage } from '../../app/errors';
-import { ACCOUNT, AREA_CODE, CONTACT_PHONE, CUSTOMER_CODE, CUSTOMER_CODE_FIELDS, EMAIL, PASSWORD, cleanBody, codeField, fieldErrors, rules } from './formRules';
+import { CUSTOMER_CODE_FIELDS, EMAIL, cleanBody, codeField, fieldErrors, rules, zodRule } from './formRules';
 import { CUSTOMER_STATUS, CUSTOMER_TYPES, ORG_TYPES, normaliseCustomer, type CustomerRow } from './customerTypes';
 
 interface Props {
@@ -143,7 +144,7 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="code" label={t('form.code')} tooltip={t('form.codeHint')} rules={[...rules(t, { required: true }), { pattern: CUSTOMER_CODE, message: t('rule.code') }]}>
+            <Form.Item name="code" label={t('form.code')} tooltip={t('form.codeHint')} rules={[...rules(t, { required: true }), zodRule(customerCode, t)]} validateFirst>
               <Input maxLength={20} />
             </Form.Item>
           </Col>
@@ -171,7 +172,7 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="areaCode" label={t('form.areaCode')} rules={[{ pattern: AREA_CODE, message: t('rule.areaCode') }]}>
+            <Form.Item name="areaCode" label={t('form.areaCode')} rules={[zodRule(areaCode, t, { optional: true })]}>
               <Input maxLength={20} />
             </Form.Item>
           </Col>
@@ -191,7 +192,7 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="phone" label={t('form.phone')} rules={[{ pattern: CONTACT_PHONE, message: t('rule.phone') }]}>
+            <Form.Item name="phone" label={t('form.phone')} rules={[zodRule(customerPhone, t, { optional: true })]}>
               <Input maxLength={20} />
             </Form.Item>
           </Col>
@@ -221,7 +222,7 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
             </Typography.Paragraph>
             <Row gutter={16}>
               <Col span={12}>
-                <Form.Item name="account" label={t('form.account')} rules={[...rules(t, { required: true }), { pattern: ACCOUNT, message: t('rule.account') }]}>
+                <Form.Item name="account" label={t('form.account')} rules={[...rules(t, { required: true }), zodRule(userAccount, t)]} validateFirst>
                   <Input maxLength={50} autoComplete="off" />
                 </Form.Item>
               </Col>
@@ -230,7 +231,8 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
                   name="password"
                   label={t('form.password')}
                   tooltip={t('form.passwordHint')}
-                  rules={[...rules(t, { required: true }), { pattern: PASSWORD, message: t('rule.password') }]}
+                  rules={[...rules(t, { required: true }), zodRule(registerPassword, t)]}
+                  validateFirst
                 >
                   <Input.Password maxLength={30} autoComplete="new-password" />
                 </Form.Item>

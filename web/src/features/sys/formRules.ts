@@ -21,8 +21,6 @@ export const PHONE = /^(\d{11}|\d{7,8}|\d{3,4}-\d{7,8})$/;
 export const ACCOUNT = /^[A-Za-z0-9_.@-]{2,50}$/;
 /** Registration password: letters, digits, underscore, 6-30 (spec §5). */
 export const PASSWORD = /^\w{6,30}$/;
-/** Menu code: English letters and digits (variant with underscore), no spaces. */
-export const MENU_CODE = /^[A-Za-z0-9_]{1,40}$/;
 
 /** Builds the antd rules of one field. `t` resolves `rule.*` in the page's namespace. */
 export function rules(t: TFunction, o: { required?: boolean; max?: number; pattern?: RegExp; patternKey?: string }): Rule[] {
