@@ -255,7 +255,8 @@ describe('tenant isolation over every route', () => {
   }, WALK_MS);
 
   it('every write route outside the caller\'s own profile names its function codes', () => {
-    const self = /^\/service\/(mine|user)\//;
+    // The caller's own things (profile, login, signature: changing another user's needs editUser, checked in the handler).
+    const self = /^\/service\/(mine|user|share\/signature)\//;
     const bare = walkable().filter((r) => r.method !== 'GET' && !r.config.public && !self.test(r.url) && !(r.config.funcs ?? []).length);
     expect(bare.map((r) => `${r.method} ${r.url}`)).toEqual([]);
   });

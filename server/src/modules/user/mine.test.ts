@@ -225,6 +225,8 @@ describe('avatar and signature uploads', () => {
       const r = await upload('/service/mine/upload', cookie, name, data, 'image/png');
       expect(r.json().state).toEqual({ code: 500000, msg });
       expect(await t.db.one('SELECT avatar FROM app_user WHERE account = $1', ['pic1'])).toEqual(before);
+      const log = await t.db.one<{ result: number }>(`SELECT result FROM sys_log WHERE module = 'mine' AND method = 'upload' ORDER BY id DESC LIMIT 1`);
+      expect(log!.result).toBe(0);
     });
   }
 

@@ -72,6 +72,15 @@ async function readImage(req: FastifyRequest, maxBytes: number): Promise<{ data:
  */
 export const userRoutes: Module = async (app, { db, config }) => {
   const cookieOpts = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: false };
+  /** Reads the upload outside any transaction; a refused file still leaves its result-0 system-log row. */
+  const readLogged = async (req: FastifyRequest, maxBytes: number, entry: { module: string; method: string; content: string }) => {
+    try {
+      return await readImage(req, maxBytes);
+    } catch (err) {
+      await writeLog(db, req, entry, 0).catch(() => undefined);
+      throw err;
+    }
+  };
   // Uploads (avatar, signature); limits are set per call.
   await app.register(multipart, { throwFileSizeLimit: false, limits: { files: 1, fields: 10 } });
 
@@ -142,16 +151,21 @@ export const userRoutes: Module = async (app, { db, config }) => {
 
   app.post('/service/user/add', { config: { funcs: ['newUser'] }, attachValidation: true, schema: { body: userAddBody, tags } }, async (req) => {
     const invalid = svc.userValidationError(req);
-    if (invalid) throw invalid;
-    const { password, ...params } = req.body;
-    const r = await mutate(db, req, { module: 'user', method: 'add', content: `add user ${req.body.account}`, params }, (q) => svc.addUser(q, req.scope, req.body));
+    const { password, ...params } = (req.body ?? {}) as Partial<typeof req.body>;
+    // A refusal (412/414 included) leaves its result-0 row in the system log.
+    const r = await mutate(db, req, { module: 'user', method: 'add', content: `add user ${params.account ?? ''}`, params }, async (q) => {
+      if (invalid) throw invalid;
+      return svc.addUser(q, req.scope, req.body);
+    });
     return ok(r, req.locale);
   });
 
   app.put('/service/user/update', { config: { funcs: ['editUser'] }, attachValidation: true, schema: { body: userUpdateBody, tags } }, async (req) => {
     const invalid = svc.userValidationError(req);
-    if (invalid) throw invalid;
-    const r = await mutate(db, req, { module: 'user', method: 'update', content: `update user ${req.body.id}`, params: req.body }, (q) => svc.updateUser(q, req.scope, req.body));
+    const r = await mutate(db, req, { module: 'user', method: 'update', content: `update user ${req.body?.id ?? ''}`, params: req.body }, async (q) => {
+      if (invalid) throw invalid;
+      return svc.updateUser(q, req.scope, req.body);
+    });
     return ok(r, req.locale);
   });
 
@@ -214,24 +228,28 @@ export const userRoutes: Module = async (app, { db, config }) => {
   });
 
   app.put('/service/mine/guide', { schema: { querystring: z.object({ on: z.enum(['0', '1']) }), tags: mineTags } }, async (req) => {
-    await db.query('UPDATE app_user SET guide_on = $2 WHERE id = $1', [req.scope.userId, req.query.on === '1']);
+    await mutate(db, req, { module: 'mine', method: 'guide', content: `guide ${req.query.on} for ${req.scope.account}`, params: req.query }, (q) =>
+      q.query('UPDATE app_user SET guide_on = $2 WHERE id = $1', [req.scope.userId, req.query.on === '1']),
+    );
     return ok(null, req.locale);
   });
 
   /** Stores the chosen interface language: the second source after the cookie (spec §1). */
   app.put('/service/mine/locale', { schema: { querystring: z.object({ lang: z.enum(['zh-CN', 'en-US', 'zh_CN', 'en_US']) }), tags: mineTags } }, async (req, reply) => {
     const lang = toLocale(req.query.lang)!;
-    await db.query('UPDATE app_user SET locale = $2 WHERE id = $1', [req.scope.userId, lang]);
+    await mutate(db, req, { module: 'mine', method: 'locale', content: `locale ${lang} for ${req.scope.account}`, params: { lang } }, (q) =>
+      q.query('UPDATE app_user SET locale = $2 WHERE id = $1', [req.scope.userId, lang]),
+    );
     reply.setCookie('lang', lang, { path: '/', sameSite: 'lax', maxAge: 365 * 86400 });
     return { state: { code: Code.OK, msg: translate('errors.ok', lang) }, result: { lang } };
   });
 
   app.put('/service/mine/personal', { attachValidation: true, schema: { body: personalBody, tags: mineTags } }, async (req) => {
     const invalid = svc.userValidationError(req);
-    if (invalid) throw invalid;
-    const r = await mutate(db, req, { module: 'mine', method: 'personal', content: `update profile of ${req.scope.account}`, params: req.body }, (q) =>
-      svc.updatePersonal(q, req.scope, req.body),
-    );
+    const r = await mutate(db, req, { module: 'mine', method: 'personal', content: `update profile of ${req.scope.account}`, params: req.body }, async (q) => {
+      if (invalid) throw invalid;
+      return svc.updatePersonal(q, req.scope, req.body);
+    });
     return ok(r, req.locale);
   });
 
@@ -250,8 +268,9 @@ export const userRoutes: Module = async (app, { db, config }) => {
 
   /** Avatar upload (multipart, one file): JPG, JPEG or PNG under 2 MB, checked by its first bytes too. */
   app.post('/service/mine/upload', { schema: { tags: mineTags } }, async (req) => {
-    const img = await readImage(req, AVATAR_MAX_BYTES);
-    const r = await mutate(db, req, { module: 'mine', method: 'upload', content: `upload avatar of ${req.scope.account}`, params: { size: img.data.length, mime: img.mime } }, async (q) => {
+    const entry = { module: 'mine', method: 'upload', content: `upload avatar of ${req.scope.account}` };
+    const img = await readLogged(req, AVATAR_MAX_BYTES, entry);
+    const r = await mutate(db, req, { ...entry, params: { size: img.data.length, mime: img.mime } }, async (q) => {
       const me = (await repo.findById(q, req.scope.userId))!;
       const saved = await repo.saveFile(q, me, 'avatar', img.mime, img.data);
       return { ...saved, avatar: repo.avatarUrl({ id: me.id, avatar: String(saved.id) }) };
@@ -281,10 +300,9 @@ export const userRoutes: Module = async (app, { db, config }) => {
 
   app.post('/service/share/signature/save', { schema: { querystring: z.object({ userId: id.optional() }), tags: mineTags } }, async (req) => {
     const owner = await signatureOwner(req, req.query.userId, true);
-    const img = await readImage(req, SIGNATURE_MAX_BYTES);
-    const r = await mutate(db, req, { module: 'mine', method: 'signature', content: `save signature of ${owner.account}`, params: { userId: owner.id, size: img.data.length } }, (q) =>
-      repo.saveFile(q, owner, 'signature', img.mime, img.data),
-    );
+    const entry = { module: 'mine', method: 'signature', content: `save signature of ${owner.account}`, params: { userId: owner.id } };
+    const img = await readLogged(req, SIGNATURE_MAX_BYTES, entry);
+    const r = await mutate(db, req, { ...entry, params: { ...entry.params, size: img.data.length } }, (q) => repo.saveFile(q, owner, 'signature', img.mime, img.data));
     return ok(r, req.locale);
   });
 

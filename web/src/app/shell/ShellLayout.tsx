@@ -36,7 +36,8 @@ export function ShellLayout() {
   const page = found && canOpen(found, { can, isRoot, menuCodes: codes }) ? found : undefined;
   const lastActive = useRef(HOME_PATH);
   if (page) lastActive.current = page.path;
-  const activeKey = lastActive.current;
+  // A forbidden page highlights no tab; the refresh helper (/redirect/…) keeps the last one.
+  const activeKey = found && !page ? '' : lastActive.current;
 
   useEffect(() => {
     if (page) dispatch({ type: 'open', tab: { key: page.path, path: location.pathname + location.search, titleKey: page.titleKey } });

@@ -162,12 +162,13 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
       okText={t('role.form.ok')}
       cancelText={t('role.form.cancel')}
       confirmLoading={saving}
+      styles={{ body: { maxHeight: '72vh', overflowY: 'auto', overflowX: 'hidden', paddingInlineEnd: 4 } }}
       onOk={() => void submit()}
       onCancel={onClose}
       destroyOnHidden
       forceRender
     >
-      <Form form={form} layout="vertical" size="small">
+      <Form form={form} name="roleForm" layout="vertical" size="small">
         <Row gutter={16}>
           {platform && (
             <Col span={12}>

@@ -140,12 +140,13 @@ export function UserDialog({ target, onClose, onDone }: Props) {
       okText={t('user.form.ok')}
       cancelText={t('user.form.cancel')}
       confirmLoading={saving}
+      styles={{ body: { maxHeight: '72vh', overflowY: 'auto', overflowX: 'hidden', paddingInlineEnd: 4 } }}
       onOk={() => void submit()}
       onCancel={onClose}
       destroyOnHidden
       forceRender
     >
-      <Form form={form} layout="vertical" size="small">
+      <Form form={form} name="userForm" layout="vertical" size="small">
         <Row gutter={16}>
           {platform && (
             <Col span={12}>

@@ -65,7 +65,7 @@ export default function UserLimitsPage() {
     {
       title: t('role.col.name'),
       dataIndex: 'name',
-      width: 200,
+      width: 240,
       render: (v: string, r) => (
         <Space size={6}>
           <span>{v}</span>
@@ -81,11 +81,11 @@ export default function UserLimitsPage() {
     },
     ...(platform ? [{ title: t('role.col.customer'), dataIndex: 'customerName', width: 160, ellipsis: true } as const] : []),
     { title: t('role.col.type'), dataIndex: 'type', width: 100, render: (v: string) => <Tag color={v === 'admin' ? 'volcano' : undefined}>{t(`role.type.${v}`, { defaultValue: v })}</Tag> },
-    { title: t('role.col.level'), dataIndex: 'level', width: 130, render: (v: number) => <Tag color={LEVEL_COLOR[v]}>{t(`role.level.${v}`, { defaultValue: String(v) })}</Tag> },
+    { title: t('role.col.level'), dataIndex: 'level', width: 160, render: (v: number) => <Tag color={LEVEL_COLOR[v]}>{t(`role.level.${v}`, { defaultValue: String(v) })}</Tag> },
     { title: t('role.col.status'), dataIndex: 'status', width: 90, render: (s: number) => <Badge status={s === 1 ? 'success' : 'default'} text={t(`role.status.${s}`)} /> },
     { title: t('role.col.delegable'), dataIndex: 'delegable', width: 90, render: (v: boolean) => (v ? <Tag color="green">{t('role.delegableYes')}</Tag> : '--') },
     { title: t('role.col.users'), dataIndex: 'userCount', width: 80, align: 'right' },
-    { title: t('role.col.description'), dataIndex: 'description', ellipsis: true, render: (v: string) => v || '--' },
+    { title: t('role.col.description'), dataIndex: 'description', width: 180, ellipsis: true, render: (v: string) => v || '--' },
     { title: t('role.col.createdAt'), dataIndex: 'createdAt', width: 150, render: (v: number | null) => (v ? formatInZone(v, user?.timeZone ?? null, 'YYYY-MM-DD HH:mm') : '--') },
     {
       title: t('role.col.actions'),
@@ -140,7 +140,7 @@ export default function UserLimitsPage() {
         rowKey="id"
         columns={columns}
         locale={{ emptyText: t('role.empty') }}
-        scroll={{ x: 1200 }}
+        scroll={{ x: 1450 }}
       />
       <RoleDialog target={editing} onClose={() => setEditing(null)} onDone={() => table.current?.reload()} />
     </PageCard>

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Segmented, Tooltip } from 'antd';
 import { BellOutlined, DashboardOutlined, LineChartOutlined, LockOutlined, QrcodeOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { Code } from '@coldwatch/contract';
 import { api, ApiError } from '../../api/client';
 import { errorMessage, reactionFor } from '../../app/errors';
 import { applyStoredLanguage } from '../../app/i18n';
@@ -70,6 +71,12 @@ export default function LoginPage() {
       });
       enter(res?.user);
     } catch (e) {
+      // Spec §8 500105: this browser is already signed in as this account (the shell toasts it): go home.
+      if (e instanceof ApiError && e.code === Code.ALREADY_LOGGED_IN) {
+        session.set(SESSION_KEYS.fromLogin, true);
+        navigate('/home', { replace: true });
+        return;
+      }
       // Offline / timeout are toasted by the shell; everything else is shown here.
       if (!(e instanceof ApiError) || reactionFor(e, t).kind === 'none') setFailure(errorMessage(e, t));
       if (needCode) refreshCaptcha();

@@ -123,12 +123,13 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
       okText={t('form.ok')}
       cancelText={t('form.cancel')}
       confirmLoading={saving}
+      styles={{ body: { maxHeight: '72vh', overflowY: 'auto', overflowX: 'hidden', paddingInlineEnd: 4 } }}
       onOk={() => void submit()}
       onCancel={onClose}
       destroyOnHidden
       forceRender
     >
-      <Form form={form} layout="vertical" size="small" requiredMark>
+      <Form form={form} name="customerForm" layout="vertical" size="small" requiredMark>
         <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
           {t('form.basic')}
         </Divider>

@@ -121,7 +121,7 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
       destroyOnHidden
       forceRender
     >
-      <Form form={form} layout="vertical" size="small">
+      <Form form={form} name="resourceForm" layout="vertical" size="small">
         <Row gutter={16}>
           <Col span={24}>
             <Form.Item name="parentId" label={t('form.parent')}>

@@ -65,17 +65,17 @@ export default function ResourcePage() {
     {
       title: t('col.name'),
       dataIndex: 'name',
-      width: 260,
+      width: 330,
       render: (_: string, n) => (
-        <Space size={6}>
+        <span style={{ whiteSpace: 'nowrap' }}>
           <span>{menuTitle(n.code, n.name)}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: 'ui-monospace, monospace' }}>
+          <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: 'ui-monospace, monospace', marginInlineStart: 6 }}>
             {n.code}
           </Typography.Text>
-        </Space>
+        </span>
       ),
     },
-    { title: t('col.url'), dataIndex: 'url', width: 200, render: (v: string) => <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>{v || '--'}</span> },
+    { title: t('col.url'), dataIndex: 'url', width: 240, ellipsis: true, render: (v: string) => <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>{v || '--'}</span> },
     { title: t('col.icon'), dataIndex: 'icon', width: 100, render: (v: string) => v || '--' },
     {
       title: t('col.funcObject'),
@@ -104,7 +104,7 @@ export default function ResourcePage() {
     {
       title: t('col.flags'),
       key: 'flags',
-      width: 160,
+      width: 170,
       render: (_, n) => (
         <Space size={2}>
           {n.hidden && <Tag style={{ marginInlineEnd: 0 }}>{t('flag.hidden')}</Tag>}
@@ -169,7 +169,7 @@ export default function ResourcePage() {
           pagination={false}
           expandable={{ expandedRowKeys: expanded ?? allIds, onExpandedRowsChange: (k) => setExpanded(k as number[]) }}
           locale={{ emptyText: t('empty') }}
-          scroll={{ x: 1350 }}
+          scroll={{ x: 1500 }}
         />
       )}
       <ResourceDialog target={editing} tree={tree.data ?? []} onClose={() => setEditing(null)} onDone={() => void tree.refetch()} />
