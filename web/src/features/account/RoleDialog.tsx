@@ -91,9 +91,11 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
 
   const levelOptions = useMemo(() => {
     const ls = new Set(roleType.data?.levels ?? []);
+    // A proxy role governs other customers: without a customer list to choose them from, it cannot be made here.
+    if (!customers.data?.length) ls.delete(-1);
     if (detail) ls.add(detail.level);
     return [...ls].sort((a, b) => a - b).map((l) => ({ value: l, label: t(`role.level.${l}`) }));
-  }, [roleType.data, detail, t]);
+  }, [roleType.data, detail, t, customers.data]);
 
   const typeOptions = useMemo(() => {
     const ts = new Set(roleType.data?.types ?? ['normal']);
@@ -108,7 +110,7 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
     } catch {
       return;
     }
-    const { resourceIds, funcs } = fromCheckedKeys(tree, v.perms ?? []);
+    const { resourceIds, funcs } = fromCheckedKeys(tree, v.perms ?? [], detail?.resourceIds ?? []);
     const body = {
       name: v.name.trim(),
       status: v.status,
@@ -137,7 +139,10 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
       const f = fieldErrors(e, FIELDS).map((x) => (x.name === 'resourceIds' || x.name === 'funcs' ? { ...x, name: 'perms' } : x));
       const byCode = codeField(e, ROLE_CODE_FIELDS).map((x) => (x.name === 'resourceIds' ? { ...x, name: 'perms' } : x));
       const all = f.length ? f : byCode;
-      if (all.length) form.setFields(all as any);
+      if (all.length) {
+        form.setFields(all as any);
+        form.scrollToField(all[0].name as any, { block: 'center' });
+      }
       else void message.error({ content: errorMessage(e, t), duration: 1 });
     } finally {
       setSaving(false);
@@ -183,7 +188,7 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
               </Form.Item>
             </Col>
           )}
-          <Col span={12}>
+          <Col span={platform ? 12 : 24}>
             <Form.Item name="name" label={t('role.form.name')} rules={rules(t, { required: true, max: 50 })}>
               <Input maxLength={50} />
             </Form.Item>

@@ -122,7 +122,10 @@ export function UserDialog({ target, onClose, onDone }: Props) {
     } catch (e) {
       const f = fieldErrors(e, FIELDS);
       const all = f.length ? f : codeField(e, USER_CODE_FIELDS);
-      if (all.length) form.setFields(all as any);
+      if (all.length) {
+        form.setFields(all as any);
+        form.scrollToField(all[0].name as any, { block: 'center' });
+      }
       else void message.error({ content: errorMessage(e, t), duration: 1 });
     } finally {
       setSaving(false);

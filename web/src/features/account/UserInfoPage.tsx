@@ -107,7 +107,7 @@ export default function UserInfoPage() {
     {
       title: t('user.col.roles'),
       dataIndex: 'roles',
-      width: 220,
+      width: 200,
       render: (roles: UserRow['roles']) =>
         roles.length ? (
           <Space size={[4, 4]} wrap>
@@ -124,13 +124,13 @@ export default function UserInfoPage() {
         ),
     },
     { title: t('user.col.mobile'), dataIndex: 'mobile', width: 130, render: (v: string) => v || '--' },
-    { title: t('user.col.email'), dataIndex: 'email', width: 180, ellipsis: true, render: (v: string) => v || '--' },
+    { title: t('user.col.email'), dataIndex: 'email', width: 170, ellipsis: true, render: (v: string) => v || '--' },
     { title: t('user.col.status'), dataIndex: 'status', width: 90, render: (s: number) => <Badge status={s === 1 ? 'success' : 'default'} text={t(`user.status.${s}`)} /> },
     { title: t('user.col.createdAt'), dataIndex: 'createdAt', width: 150, render: (v: number | null) => (v ? formatInZone(v, user?.timeZone ?? null, 'YYYY-MM-DD HH:mm') : '--') },
     {
       title: t('user.col.actions'),
       key: 'actions',
-      width: 250,
+      width: 240,
       fixed: 'right',
       render: (_, r) => {
         const self = r.id === user?.id;
@@ -141,7 +141,7 @@ export default function UserInfoPage() {
                 {t('user.action.edit')}
               </Button>
             )}
-            {canEdit && (
+            {canEdit && !self && (
               <Popconfirm
                 title={t('user.confirm.resetTitle', { name: r.name || r.account })}
                 description={<div style={{ maxWidth: 280 }}>{t('user.confirm.resetText')}</div>}

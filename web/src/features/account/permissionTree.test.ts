@@ -35,8 +35,13 @@ describe('permission tree', () => {
     expect(keys.sort()).toEqual([funcKey(2, 'editCarrier'), funcKey(2, 'viewCarrier'), menuKey(4)].sort());
   });
 
-  it('derives resources (with ancestors) and codes from checked keys', () => {
-    expect(fromCheckedKeys(tree, [funcKey(2, 'viewCarrier'), menuKey(4)])).toEqual({ resourceIds: [1, 2, 4], funcs: ['viewCarrier'] });
+  it('derives entries and codes from checked keys; sections only when the role had them', () => {
+    expect(fromCheckedKeys(tree, [funcKey(2, 'viewCarrier'), menuKey(4)])).toEqual({ resourceIds: [2, 4], funcs: ['viewCarrier'] });
+    expect(fromCheckedKeys(tree, [funcKey(2, 'viewCarrier')], [1])).toEqual({ resourceIds: [1, 2], funcs: ['viewCarrier'] });
+    // A kept section with nothing granted under it goes.
+    expect(fromCheckedKeys(tree, [menuKey(4)], [1])).toEqual({ resourceIds: [4], funcs: [] });
+    // A fully checked section (antd lists it) grants its entries, not itself.
+    expect(fromCheckedKeys(tree, [menuKey(1)]).resourceIds).toEqual([2, 3]);
     expect(fromCheckedKeys(tree, [])).toEqual({ resourceIds: [], funcs: [] });
   });
 
@@ -47,7 +52,10 @@ describe('permission tree', () => {
   it('round-trips', () => {
     const role = { resourceIds: [1, 3, 5], funcs: ['editCarrier', 'newUser', 'viewCarrier'] };
     const keys = toCheckedKeys(tree, role.resourceIds, role.funcs);
-    expect(fromCheckedKeys(tree, keys)).toEqual(role);
+    expect(fromCheckedKeys(tree, keys, role.resourceIds)).toEqual(role);
+    // A role without its section round-trips without gaining it.
+    const role2 = { resourceIds: [3, 5], funcs: ['viewCarrier', 'viewUser'] };
+    expect(fromCheckedKeys(tree, toCheckedKeys(tree, role2.resourceIds, role2.funcs), role2.resourceIds)).toEqual(role2);
   });
 
   it('the other-functions node (id 0) is no resource', () => {

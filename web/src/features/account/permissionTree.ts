@@ -93,28 +93,31 @@ export function toCheckedKeys(tree: PermTreeNode[], resourceIds: readonly number
 }
 
 /**
- * What a role holds for a set of checked keys: every menu entry with a checked key at or
- * under it (so ancestors of a granted entry are granted too, as the menu needs them), and
- * the codes of the checked function leaves.
+ * What a role holds for a set of checked keys: every menu entry (a node without sub-entries)
+ * that is checked or has a checked function, and the codes of the checked function leaves.
+ * Sections (entries with sub-entries) are not operable resources by themselves — the menu
+ * shows a section when one of its entries is shown, and a section may sit above the role's
+ * level — so a section is kept only when the role already had it (`keepSections`) and one of
+ * its entries is still granted.
  */
-export function fromCheckedKeys(tree: PermTreeNode[], checked: readonly string[]): { resourceIds: number[]; funcs: string[] } {
+export function fromCheckedKeys(tree: PermTreeNode[], checked: readonly string[], keepSections: readonly number[] = []): { resourceIds: number[]; funcs: string[] } {
   const set = new Set(checked);
+  const keep = new Set(keepSections.map(Number));
   const resourceIds = new Set<number>();
   const funcs = new Set<string>();
-  const visit = (n: PermTreeNode): boolean => {
-    let any = set.has(n.key);
-    for (const c of n.children ?? []) if (visit(c)) any = true;
-    if (any) {
-      resourceIds.add(n.resourceId);
-      if (n.kind === 'func' && set.has(n.key)) funcs.add(n.func!);
+  const visit = (n: PermTreeNode, parentChecked: boolean): boolean => {
+    const on = parentChecked || set.has(n.key);
+    if (n.kind === 'func') {
+      if (on) funcs.add(n.func!);
+      return on;
     }
+    const isSection = (n.children ?? []).some((c) => c.kind === 'menu');
+    let any = on && !n.children?.length;
+    for (const c of n.children ?? []) if (visit(c, on)) any = true;
+    if (any && (!isSection || keep.has(n.resourceId))) resourceIds.add(n.resourceId);
     return any;
   };
-  tree.forEach(visit);
-  // A fully checked entry (antd lists the parent as checked too) grants every function under it.
-  walk(tree, (n) => {
-    if (n.kind === 'menu' && set.has(n.key)) walk(n.children ?? [], (c) => c.kind === 'func' && funcs.add(c.func!));
-  });
+  tree.forEach((n) => visit(n, false));
   resourceIds.delete(0); // the 'other functions' node (id 0) is no menu resource
   return { resourceIds: [...resourceIds].sort((a, b) => a - b), funcs: [...funcs].sort() };
 }

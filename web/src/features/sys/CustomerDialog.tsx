@@ -104,7 +104,10 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
     } catch (e) {
       const onFields = fieldErrors(e, FIELDS);
       const mapped = onFields.length ? onFields : codeField(e, CUSTOMER_CODE_FIELDS);
-      if (mapped.length) form.setFields(mapped as any);
+      if (mapped.length) {
+        form.setFields(mapped as any);
+        form.scrollToField(mapped[0].name as any, { block: 'center' });
+      }
       else void message.error({ content: errorMessage(e, t), duration: 1 });
     } finally {
       setSaving(false);

@@ -143,7 +143,7 @@ export default function CustomerPage() {
     {
       title: t('col.actions'),
       key: 'actions',
-      width: 190,
+      width: 230,
       fixed: 'right',
       render: (_, r) => {
         const self = r.id === user?.customerId;

@@ -57,9 +57,9 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
     form.resetFields();
     if (target.node) {
       const n = target.node;
-      form.setFieldsValue({ ...n, parentId: n.parentId, funcObject: n.funcObject ?? NONE, visible: n.visible as Values['visible'] });
+      form.setFieldsValue({ ...n, parentId: (n.parentId ?? NONE) as number | null, funcObject: n.funcObject ?? NONE, visible: n.visible as Values['visible'] });
     } else {
-      form.setFieldsValue({ parentId: target.parentId, hidden: false, enabled: true, visible: 'all', funcObject: NONE, accessLevel: 0, sort: 0 });
+      form.setFieldsValue({ parentId: (target.parentId ?? NONE) as number | null, hidden: false, enabled: true, visible: 'all', funcObject: NONE, accessLevel: 0, sort: 0 });
     }
   }, [target, form]);
 
@@ -98,7 +98,10 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
     } catch (e) {
       const f = fieldErrors(e, FIELDS);
       const all = f.length ? f : codeField(e, MENU_CODE_FIELDS);
-      if (all.length) form.setFields(all as any);
+      if (all.length) {
+        form.setFields(all as any);
+        form.scrollToField(all[0].name as any, { block: 'center' });
+      }
       else void message.error({ content: errorMessage(e, t), duration: 1 });
     } finally {
       setSaving(false);
