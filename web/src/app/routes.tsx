@@ -11,6 +11,7 @@ import LoginPage from '../features/login/LoginPage';
 
 const NotFoundPage = lazy(() => import('../features/system/NotFoundPage'));
 const RedirectPage = lazy(() => import('../features/system/RedirectPage'));
+const RegisterPage = lazy(() => import('../features/login/RegisterPage'));
 
 /**
  * A page behind its menu entry and function codes (spec §6): without them — a hand-typed
@@ -31,6 +32,7 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<Navigate to="/home" replace />} />
       <Route path="/login" element={<LoginPage />} />
+      <Route path="/register" element={<RegisterPage />} />
       <Route path="/404" element={<NotFoundPage />} />
       <Route
         element={

@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Segmented, Tooltip } from 'antd';
-import { BellOutlined, DashboardOutlined, LineChartOutlined, LockOutlined, QrcodeOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { LockOutlined, QrcodeOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Code } from '@coldwatch/contract';
 import { api, ApiError } from '../../api/client';
@@ -12,10 +12,16 @@ import { safeRedirect } from '../../app/reactions';
 import { session, SESSION_KEYS } from '../../app/session';
 import type { UserRsp } from '../../app/auth';
 import { LanguageSwitch } from '../../app/shell/LanguageSwitch';
-import { ShellFooter } from '../../app/shell/ShellFooter';
 import { LogoMark } from '../../ui/Logo';
+import { LoginHero } from './LoginHero';
 import { QrLoginPanel } from './QrLoginPanel';
 import './login.css';
+
+/** What /register hands to /login after a successful registration. */
+export interface RegisteredState {
+  msg: string;
+  account?: string;
+}
 
 interface LoginForm {
   account: string;
@@ -34,6 +40,8 @@ export default function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
   const [mode, setMode] = useState<'account' | 'qr'>('account');
+  // Back from /register: the server's success message, and the new administrator's account filled in.
+  const registered = (useLocation().state as { registered?: RegisteredState } | null)?.registered;
 
   const options = useQuery({
     queryKey: ['loginOptions'],
@@ -85,36 +93,9 @@ export default function LoginPage() {
     }
   };
 
-  const features = [
-    { icon: <DashboardOutlined />, title: t('feature.live'), text: t('feature.liveText') },
-    { icon: <BellOutlined />, title: t('feature.alarm'), text: t('feature.alarmText') },
-    { icon: <LineChartOutlined />, title: t('feature.history'), text: t('feature.historyText') },
-  ];
-
   return (
     <div className="cw-login">
-      <section className="cw-login-hero">
-        <div className="cw-login-brand">
-          <LogoMark size={40} />
-          <span>{t('common:product')}</span>
-        </div>
-        <div className="cw-login-pitch">
-          <h1>{t('headline')}</h1>
-          <p>{t('tagline')}</p>
-          <ul>
-            {features.map((f) => (
-              <li key={f.title}>
-                <span className="cw-login-feature-icon">{f.icon}</span>
-                <div>
-                  <strong>{f.title}</strong>
-                  <span>{f.text}</span>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-        <ShellFooter dark />
-      </section>
+      <LoginHero />
       <section className="cw-login-side">
         <div className="cw-login-lang">
           <LanguageSwitch loggedIn={false} />
@@ -140,8 +121,20 @@ export default function LoginPage() {
             <QrLoginPanel onLoggedIn={enter} />
           ) : (
           <>
-          {failure && <Alert className="cw-login-alert" type="error" showIcon title={failure} />}
-          <Form<LoginForm> form={form} layout="vertical" size="large" requiredMark={false} onFinish={submit} autoComplete="on">
+          {failure ? (
+            <Alert className="cw-login-alert" type="error" showIcon title={failure} />
+          ) : (
+            registered && <Alert className="cw-login-alert" type="success" showIcon title={registered.msg} data-testid="register-success" />
+          )}
+          <Form<LoginForm>
+            form={form}
+            layout="vertical"
+            size="large"
+            requiredMark={false}
+            onFinish={submit}
+            autoComplete="on"
+            initialValues={registered?.account ? { account: registered.account } : undefined}
+          >
             <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
               <Input prefix={<UserOutlined />} placeholder={t('accountPlaceholder')} autoComplete="username" autoFocus />
             </Form.Item>
@@ -170,6 +163,9 @@ export default function LoginPage() {
               {t('submit')}
             </Button>
           </Form>
+          <div className="cw-login-switch">
+            {t('noAccount')} <Link to="/register">{t('registerLink')}</Link>
+          </div>
           </>
           )}
         </div>

@@ -8,6 +8,7 @@ import { api, ApiError } from '../../api/client';
 import { refreshPageInfo, useAuth, type UserRsp } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { avatarUrl, checkAvatar, uploadAvatar } from './avatar';
+import { SignaturePane } from './SignaturePane';
 import './personal.css';
 
 interface MineInfo {
@@ -49,7 +50,8 @@ export default function MaterialPage() {
   const qc = useQueryClient();
   const { user: me } = useAuth();
   const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'password' ? 'password' : 'profile';
+  const tabParam = params.get('tab');
+  const tab = tabParam === 'password' || tabParam === 'signature' ? tabParam : 'profile';
   const info = useQuery({ queryKey: MINE_INFO_KEY, queryFn: () => api.get<MineInfo>('/service/mine/info') });
   const user = info.data?.user;
 
@@ -254,10 +256,11 @@ export default function MaterialPage() {
       {info.isError && <Alert type="error" showIcon title={errorMessage(info.error, t)} style={{ marginBottom: 16 }} />}
       <Tabs
         activeKey={tab}
-        onChange={(k) => setParams(k === 'password' ? { tab: 'password' } : {}, { replace: true })}
+        onChange={(k) => setParams(k === 'profile' ? {} : { tab: k }, { replace: true })}
         items={[
           { key: 'profile', label: t('tabProfile'), children: profilePane },
           { key: 'password', label: t('tabPassword'), children: passwordPane },
+          { key: 'signature', label: t('tabSignature'), children: <SignaturePane /> },
         ]}
       />
     </Card>

@@ -20,14 +20,17 @@ export function checkAvatar(file: { name: string; type?: string; size: number })
 }
 
 /** POST /service/mine/upload (multipart, field `file`). */
-export async function uploadAvatar(file: File): Promise<unknown> {
+export const uploadAvatar = (file: File): Promise<unknown> => uploadImage('/service/mine/upload', file);
+
+/** A multipart upload (field `file`) answered by the envelope; 30 s timeout. */
+export async function uploadImage(path: string, file: File): Promise<unknown> {
   const body = new FormData();
   body.append('file', file, file.name);
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), 30_000);
   let res: Response;
   try {
-    res = await fetch('/service/mine/upload', { method: 'POST', body, credentials: 'same-origin', signal: ctrl.signal });
+    res = await fetch(path, { method: 'POST', body, credentials: 'same-origin', signal: ctrl.signal });
   } catch {
     throw new ApiError(0, navigator.onLine ? 'timeout' : 'offline', 0);
   } finally {

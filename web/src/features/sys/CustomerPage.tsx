@@ -193,25 +193,28 @@ export default function CustomerPage() {
   ];
 
   const fields: SearchField[] = [
-    { name: 'name', type: 'input', label: t('filter.name'), width: 150 },
+    { name: 'name', type: 'input', label: t('filter.name'), width: 140 },
     { name: 'code', type: 'input', label: t('filter.code'), width: 120 },
-    { name: 'status', type: 'select', label: t('filter.status'), width: 110, options: [1, 0].map((s) => ({ value: s, label: t(`status.${s}`) })) },
-    { name: 'orgType', type: 'select', label: t('filter.orgType'), width: 170, options: ORG_TYPES.map((o) => ({ value: o, label: t(`orgType.${o}`) })) },
+    { name: 'status', type: 'select', label: t('filter.status'), width: 100, options: [1, 0].map((s) => ({ value: s, label: t(`status.${s}`) })) },
+    { name: 'orgType', type: 'select', label: t('filter.orgType'), width: 150, options: ORG_TYPES.map((o) => ({ value: o, label: t(`orgType.${o}`) })) },
   ];
 
   return (
     <PageCard>
-      <SearchBar
-        fields={fields}
-        onSearch={(v) => setFilters({ name: v.name as string, code: v.code as string, status: v.status as number, orgType: v.orgType as string })}
-        extra={
-          can('newCustomer') && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-              {t('action.add')}
-            </Button>
-          )
-        }
-      />
+      {/* The add button beside the filters, not inside their wrapping row: with longer (English) labels it stays on the first line. */}
+      <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16 }}>
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <SearchBar
+            fields={fields}
+            onSearch={(v) => setFilters({ name: v.name as string, code: v.code as string, status: v.status as number, orgType: v.orgType as string })}
+          />
+        </div>
+        {can('newCustomer') && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} style={{ flex: 'none' }}>
+            {t('action.add')}
+          </Button>
+        )}
+      </div>
       <PagedTable<CustomerRow>
         ref={table}
         queryKey={['customer', 'page']}
