@@ -64,7 +64,7 @@ describe('tenancy, roles and permissions', () => {
     await shot(admin, 'customers-en');
   });
 
-  it('gives the customer a role that may only watch the device monitor, and a user holding it', async () => {
+  it('gives the customer a role that may only watch the device monitor, and a user holding it (made in the user dialog)', async () => {
     const page = await call(admin, 'GET', `/service/customer/page?name=${encodeURIComponent(CUSTOMER.name)}`);
     const customerId = page.result.rows[0].id as number;
     const tree = await call(admin, 'GET', '/service/resource/tree');
@@ -77,16 +77,23 @@ describe('tenancy, roles and permissions', () => {
       funcs: ['viewCarrier', 'viewMonitorPointRealTime'],
     });
     expect(role.state.code).toBe(200000);
-    const added = await call(admin, 'POST', '/service/user/add', {
-      account: WATCHER.account,
-      name: 'Harbor Watch',
-      status: 1,
-      roleIds: [role.result.id],
-      mobile: '13800000001',
-      customerId,
-      password: WATCHER.password,
-    });
-    expect(added.state.code).toBe(200000);
+
+    // The user is made in the console's user dialog, as the administrator would.
+    await admin.goto(`${console_.url}/user/userinfo`);
+    await admin.getByRole('button', { name: 'New user' }).click();
+    const pick = async (select: string, option: string) => {
+      await admin.locator(select).click();
+      await admin.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+    };
+    await pick('#userForm_customerId', CUSTOMER.name);
+    await admin.locator('#userForm_account').fill(WATCHER.account);
+    await admin.locator('#userForm_name').fill('Harbor Watch');
+    await admin.locator('#userForm_mobile').fill('13800000001');
+    await pick('#userForm_roleIds', 'Monitor only');
+    await admin.locator('#userForm_password').fill(WATCHER.password);
+    await shot(admin, 'user-dialog-en');
+    await admin.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await admin.locator('tr', { hasText: WATCHER.account }).first().waitFor();
   });
 
   it('shows that user only what its role grants, and refuses a forbidden call made by hand', async () => {
