@@ -19,9 +19,10 @@ import { syslogRoutes } from './syslog/syslog.routes.js';
 import { customerRoutes } from './customer/customer.routes.js';
 import { roleRoutes } from './role/role.routes.js';
 import { resourceRoutes } from './resource/resource.routes.js';
+import { paramRoutes } from './param/param.routes.js';
 
 export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, customerRoutes, roleRoutes, resourceRoutes];
+export const modules: Module[] = [userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes];

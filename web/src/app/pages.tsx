@@ -31,6 +31,7 @@ const sectionPages = import.meta.glob<{ default: ComponentType }>([
   '../features/abnormal/ExceptionListPage.tsx',
   '../features/sys/CustomerPage.tsx',
   '../features/sys/ResourcePage.tsx',
+  '../features/sys/ParamPage.tsx',
   '../features/account/UserInfoPage.tsx',
   '../features/account/UserLimitsPage.tsx',
 ]);
@@ -99,6 +100,13 @@ export const PAGES: PageDef[] = [
     menuCode: 'customer',
     funcs: ['viewCustomer'],
     Component: page(sectionPages['../features/sys/CustomerPage.tsx']),
+  },
+  {
+    path: '/sys/paramsetup',
+    titleKey: 'param:title',
+    menuCode: 'param',
+    funcs: ['viewParam'],
+    Component: page(sectionPages['../features/sys/ParamPage.tsx']),
   },
   {
     path: '/sys/resource',

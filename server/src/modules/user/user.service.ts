@@ -16,7 +16,10 @@ import { scopedUser, scopedUsers, type UserRow } from './user.repository.js';
  * user name (417, within the customer), mobile (418) and e-mail (419) unique; the user type
  * follows the roles' level and never exceeds the caller's; roles and scenes must be the user's
  * customer's; a default account is neither deleted nor cancelled; nobody outside the scope is
- * seen or changed (404).
+ * seen or changed (404). Delegable roles (spec §3/§6): an administrator-type caller (user type 1
+ * or 3, or root) assigns any role of the customer; any other caller assigns only roles marked
+ * delegable whose level its own user type reaches (500102, errors.user.roleNotDelegable); on
+ * update, roles the user already holds may be kept.
  */
 
 const fail = (key: string) => new AppError(Code.FAILED, key);
@@ -72,14 +75,37 @@ interface Derived {
   proxyCustomerId: number | null;
 }
 
+/** Administrator-type accounts (user types 1 and 3, and root) may assign any role of their customer(s). */
+const assignsAnyRole = (scope: Scope) => isRoot(scope) || scope.userType === USER_TYPE.customerAdmin || scope.userType === USER_TYPE.platformAdmin;
+
+/** A role level a non-administrator's user type reaches: proxy (-1) up to 0, others up to their own type; -1 only for proxies. */
+function typeReachesLevel(userType: number, level: number): boolean {
+  if (userType === USER_TYPE.proxy) return level <= 0;
+  return level >= 0 && level <= userType;
+}
+
+/**
+ * The delegable-role rule: a caller that is not administrator-type may hand on only roles marked
+ * delegable and within its own user type's level. Roles in `kept` (already the user's) are not
+ * handed on and pass unchecked.
+ */
+function checkDelegable(scope: Scope, roles: { id: number; level: number; delegable: boolean }[], kept: number[] = []) {
+  if (assignsAnyRole(scope)) return;
+  for (const r of roles) {
+    if (kept.includes(r.id)) continue;
+    if (!r.delegable || !typeReachesLevel(scope.userType, r.level)) throw new AppError(Code.NO_PERMISSION, 'errors.user.roleNotDelegable');
+  }
+}
+
 /** Roles, user type, scenes and proxy customer of a new or edited user, checked against the customer and the caller. */
-async function derive(q: Queryable, scope: Scope, b: UserAddBody | UserUpdateBody, customerId: number): Promise<Derived> {
+async function derive(q: Queryable, scope: Scope, b: UserAddBody | UserUpdateBody, customerId: number, kept: number[] = []): Promise<Derived> {
   const roleIds = [...new Set(b.roleIds)];
-  const roles = await q.query<{ id: number; customer_id: number; type: string; level: number }>(
-    'SELECT id, customer_id, type, level FROM role WHERE id = ANY($1::int[])',
+  const roles = await q.query<{ id: number; customer_id: number; type: string; level: number; delegable: boolean }>(
+    'SELECT id, customer_id, type, level, delegable FROM role WHERE id = ANY($1::int[])',
     [roleIds],
   );
   if (roles.length !== roleIds.length || roles.some((r) => r.customer_id !== customerId)) throw fail('errors.user.roleForeign');
+  checkDelegable(scope, roles, kept);
   // Spec §6: the user type follows the roles' level; a proxy role makes a proxy user.
   const levels = roles.map((r) => r.level);
   const userType = levels.includes(USER_TYPE.proxy) ? USER_TYPE.proxy : Math.max(...levels);
@@ -148,7 +174,8 @@ export async function addUser(q: Queryable, scope: Scope, b: UserAddBody): Promi
 export async function updateUser(q: Queryable, scope: Scope, b: UserUpdateBody): Promise<{ id: number }> {
   const cur = await scopedUser(q, scope, b.id, true);
   checkReach(scope, cur.user_type, cur.id);
-  const d = await derive(q, scope, b, cur.customer_id);
+  const held = (await q.query<{ role_id: number }>('SELECT role_id FROM user_role WHERE user_id = $1', [cur.id])).map((r) => r.role_id);
+  const d = await derive(q, scope, b, cur.customer_id, held);
   if (b.status === 0 && cur.status !== 0) checkCancellable(scope, cur);
   await checkUnique(q, { account: b.account, name: b.name, mobile: b.mobile, email: b.email, customerId: cur.customer_id }, cur.id);
   await mapUnique(

@@ -268,3 +268,60 @@ describe('status, delete and password reset', () => {
     void PASSWORD;
   });
 });
+
+describe('delegable roles (spec §3/§6)', () => {
+  // A platform operator (user type 2, not administrator-type) holding a custom role with the user
+  // functions (level 1: a customer operator of type 0 cannot hold them at all), and the roles it may hand on.
+  let clerk: string;
+  const r: Record<string, number> = {};
+  const mkRole = async (customerId: number, name: string, level: number, delegable: boolean, funcs: string[] = []) => {
+    const id = (await t.db.one<{ id: number }>(
+      `INSERT INTO role (customer_id, name, status, type, level, delegable) VALUES ($1, $2, 1, 'normal', $3, $4) RETURNING id`,
+      [customerId, name, level, delegable],
+    ))!.id;
+    for (const f of funcs) await t.db.query('INSERT INTO role_func (role_id, func) VALUES ($1, $2)', [id, f]);
+    return id;
+  };
+  beforeAll(async () => {
+    const a = t.tenants.a.customerId;
+    r.clerk = await mkRole(t.tenants.root.customerId, 'User clerk', 2, false, ['viewUser', 'newUser', 'editUser']);
+    r.helper = await mkRole(a, 'Delegable helper', 0, true, ['viewCarrier']);
+    r.manager = await mkRole(a, 'Delegable manager', 1, true, ['viewCarrier']);
+    r.pAdminDelegable = await mkRole(t.tenants.root.customerId, 'Delegable platform admin', 3, true, ['viewCarrier']);
+    await t.addUser(t.tenants.root.customerId, 'user_clerk', 'User clerk', 2);
+    clerk = await t.login('user_clerk');
+  });
+  const inA = (roleIds: number[]) => fresh({ roleIds, customerId: t.tenants.a.customerId });
+
+  it('a non-administrator assigns delegable roles within its level, and nothing else (500102)', async () => {
+    for (const roleIds of [[r.helper], [r.manager, r.helper]]) {
+      const good = await add(inA(roleIds), clerk);
+      expect(good.json().state.code, JSON.stringify(good.json())).toBe(200000);
+    }
+    const before = await userCount();
+    const bad = [inA([role.aOp]), inA([r.helper, role.aAdmin]), fresh({ roleIds: [r.clerk], customerId: t.tenants.root.customerId }), fresh({ roleIds: [r.pAdminDelegable], customerId: t.tenants.root.customerId })];
+    for (const body of bad) {
+      const res = await add(body, clerk);
+      expect(res.json().state, JSON.stringify(body.roleIds)).toEqual({ code: 500102, msg: translate('errors.user.roleNotDelegable', 'en-US') });
+    }
+    expect(await userCount()).toBe(before);
+  });
+
+  it('on update a non-administrator keeps roles the user holds but adds no undelegable one', async () => {
+    const body = inA([role.aOp]);
+    const { id } = (await add(body)).json().result;
+    const keep = await call('PUT', '/service/user/update', clerk, { ...body, id, roleIds: [role.aOp, r.helper] });
+    expect(keep.json().state.code, JSON.stringify(keep.json())).toBe(200000);
+    const bad = await call('PUT', '/service/user/update', clerk, { ...body, id, roleIds: [role.aOp, r.helper, role.aAdmin] });
+    expect(bad.json().state.code).toBe(500102);
+    const roles = await t.db.query<{ role_id: number }>('SELECT role_id FROM user_role WHERE user_id = $1 ORDER BY role_id', [id]);
+    expect(roles.map((x) => x.role_id)).toEqual([role.aOp, r.helper].sort((a, b) => a - b));
+  });
+
+  it('an administrator-type account assigns any role of its customer', async () => {
+    const res = await add(fresh({ roleIds: [role.aOp, role.aAdmin] }), alpha);
+    expect(res.json().state.code, JSON.stringify(res.json())).toBe(200000);
+    const byRoot = await add(fresh({ roleIds: [r.clerk], customerId: t.tenants.root.customerId }), root);
+    expect(byRoot.json().state.code, JSON.stringify(byRoot.json())).toBe(200000);
+  });
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translate } from '@coldwatch/contract';
+import { setup, type TestCtx } from '../../../test/helper.js';
+
+/** Server-side parameters: `GET /service/share/param`, `PUT /service/param/update` (platform administrators only). */
+
+let t: TestCtx;
+let root: string;
+let padmin: string;
+let alpha: string;
+
+const call = (method: string, url: string, cookie: string, payload?: unknown) =>
+  t.app.inject({ method: method as any, url, headers: { cookie, 'accept-language': 'en-US' }, payload: payload as any });
+const read = async (cookie: string) => (await call('GET', '/service/share/param', cookie)).json();
+const put = (cookie: string, key: string, value: unknown) => call('PUT', '/service/param/update', cookie, { key, value });
+const stored = async (key: string) => (await t.db.one<{ value: string }>('SELECT value FROM setting WHERE key = $1', [key]))?.value;
+
+beforeAll(async () => {
+  t = await setup();
+  await t.addUser(t.tenants.root.customerId, 'padmin', 'Platform administrator', 3);
+  [root, padmin, alpha] = await Promise.all([t.login('admin'), t.login('padmin'), t.login('alpha')]);
+});
+afterAll(() => t.close());
+
+describe('parameters', () => {
+  it('reads the defaults, with editable per caller', async () => {
+    const r = await read(root);
+    expect(r.state.code).toBe(200000);
+    expect(r.result).toEqual({ single_session: 'off', sensor_history_retention_days: '365', editable: true });
+    expect((await read(padmin)).result.editable).toBe(true);
+    const a = await read(alpha);
+    expect(a.result).toMatchObject({ single_session: 'off', editable: false });
+  });
+
+  it('root and a platform administrator set them; the change is logged', async () => {
+    const r1 = await put(root, 'sensor_history_retention_days', 30);
+    expect(r1.json().state.code, JSON.stringify(r1.json())).toBe(200000);
+    expect(await stored('sensor_history_retention_days')).toBe('30');
+    const r2 = await put(padmin, 'sensor_history_retention_days', '3650');
+    expect(r2.json().state.code).toBe(200000);
+    expect((await read(padmin)).result.sensor_history_retention_days).toBe('3650');
+    const log = await t.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM sys_log WHERE module = 'param' AND method = 'update' AND result = 1`);
+    expect(log!.n).toBe(2);
+  });
+
+  it('a customer administrator gets 500102 and changes nothing', async () => {
+    const r = await put(alpha, 'single_session', 'on');
+    expect(r.json().state.code).toBe(500102);
+    expect(await stored('single_session')).toBeUndefined();
+  });
+
+  const bad: [string, unknown, string][] = [
+    ['single_session', 'yes', 'errors.param.singleSession'],
+    ['single_session', '', 'errors.param.singleSession'],
+    ['sensor_history_retention_days', 0, 'errors.param.retentionDays'],
+    ['sensor_history_retention_days', 3651, 'errors.param.retentionDays'],
+    ['sensor_history_retention_days', '12.5', 'errors.param.retentionDays'],
+    ['sensor_history_retention_days', 'abc', 'errors.param.retentionDays'],
+  ];
+  for (const [key, value, msg] of bad) {
+    it(`${key} = ${JSON.stringify(value)} answers 400`, async () => {
+      const before = await stored(key);
+      const r = await put(root, key, value);
+      expect(r.statusCode).toBe(400);
+      expect(r.json().state.code).toBe(400);
+      expect(r.json().result.errors.value).toBe(translate(msg, 'en-US'));
+      expect(await stored(key)).toBe(before);
+    });
+  }
+
+  it('an unknown key answers 400', async () => {
+    const r = await put(root, 'login_captcha', 'off');
+    expect(r.statusCode).toBe(400);
+    expect(r.json().result.errors).toHaveProperty('key');
+  });
+
+  it('single_session on: a second login of the same account revokes the first (500104)', async () => {
+    const off1 = await t.login('beta');
+    const off2 = await t.login('beta');
+    expect((await call('GET', '/service/user/page', off1)).json().state.code).toBe(200000);
+    expect((await call('GET', '/service/user/page', off2)).json().state.code).toBe(200000);
+
+    expect((await put(root, 'single_session', 'on')).json().state.code).toBe(200000);
+    expect((await read(root)).result.single_session).toBe('on');
+    const first = await t.login('beta');
+    expect((await call('GET', '/service/user/page', first)).json().state.code).toBe(200000);
+    const second = await t.login('beta');
+    expect((await call('GET', '/service/user/page', first)).json().state.code).toBe(500104);
+    expect((await call('GET', '/service/user/page', second)).json().state.code).toBe(200000);
+
+    expect((await put(root, 'single_session', 'off')).json().state.code).toBe(200000);
+    const third = await t.login('beta');
+    expect((await call('GET', '/service/user/page', second)).json().state.code).toBe(200000);
+    expect((await call('GET', '/service/user/page', third)).json().state.code).toBe(200000);
+  });
+});
