@@ -1,6 +1,6 @@
 import { Code, sensorMeasuresHumidity, type CarrierBody, type SensorType } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import { sceneWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
 import { conflict, paramError } from '../../platform/http/errors.js';
 import { inUse, likeParam, mapUnique, msCol, pageQuery, sameCustomer, sceneSubtree, scopedIds, scopedRow } from '../dm/records.js';
 
@@ -23,7 +23,7 @@ export interface CarrierFilter {
 
 export function page(db: Db, scope: Scope, f: CarrierFilter) {
   const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'c.customer_id', params)];
+  const where = [scopeWhere(scope, 'c.customer_id', params), sceneWhere(scope, 'c.scene_id', params)];
   if (f.type) where.push(`c.type = $${params.push(f.type)}`);
   if (f.status) where.push(`c.status = $${params.push(f.status)}`);
   // A scene filter covers the scene's whole subtree: picking a building shows its rooms' carriers.
@@ -34,7 +34,9 @@ export function page(db: Db, scope: Scope, f: CarrierFilter) {
 
 export async function detail(db: Db, scope: Scope, id: number) {
   const params: unknown[] = [id];
-  const row = await db.one(`SELECT ${CARRIER_COLS} FROM ${CARRIER_FROM} WHERE c.id = $1 AND ${scopeWhere(scope, 'c.customer_id', params)}`, params);
+  const row = await db.one(`SELECT ${CARRIER_COLS} FROM ${CARRIER_FROM} WHERE c.id = $1 AND ${scopeWhere(scope, 'c.customer_id', params)} AND ${sceneWhere(scope, 'c.scene_id', params)}`,
+    params,
+  );
   if (!row) return undefined;
   const contacts = await db.query(
     `SELECT k.id, k.name, k.phone, k.email, k.alarm_level AS "alarmLevel" FROM carrier_contact cc JOIN contact k ON k.id = cc.contact_id

@@ -1,6 +1,6 @@
 import { CARRIER_STATUS } from '@coldwatch/contract';
 import type { Db } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import { carrierWhere, sceneWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
 import { CARRIER_COLS, CARRIER_FROM } from '../carrier/carrier.repository.js';
 import { likeParam, msCol, rangeState, sceneSubtree } from './records.js';
 
@@ -48,7 +48,7 @@ function carrierState(c: { status: number; alarmOn: boolean }, sensors: { inRang
 export async function carrierWithDevices(db: Db, scope: Scope, id: number) {
   const params: unknown[] = [id];
   const carrier = await db.one<Zone & { id: number; status: number; alarmOn: boolean }>(
-    `SELECT ${CARRIER_COLS} FROM ${CARRIER_FROM} WHERE c.id = $1 AND ${scopeWhere(scope, 'c.customer_id', params)}`,
+    `SELECT ${CARRIER_COLS} FROM ${CARRIER_FROM} WHERE c.id = $1 AND ${scopeWhere(scope, 'c.customer_id', params)} AND ${sceneWhere(scope, 'c.scene_id', params)}`,
     params,
   );
   if (!carrier) return undefined;
@@ -56,10 +56,13 @@ export async function carrierWithDevices(db: Db, scope: Scope, id: number) {
     carrier,
     await db.query<LiveSensor>(`SELECT ${SENSOR_LIVE_COLS} FROM sensor x JOIN gateway g ON g.id = x.gateway_id WHERE x.carrier_id = $1 ORDER BY x.id`, [id]),
   );
+  // A scene-limited caller sees only gateways bound to carriers of its limit (not those of another carrier its sensors report through).
+  const gwParams: unknown[] = [id];
   const gateways = await db.query(
     `SELECT g.id, g.sn, g.name, g.type, g.status, ${msCol('g.last_seen_at', 'lastSeenAt')}, g.power
-       FROM gateway g WHERE g.carrier_id = $1 OR g.id IN (SELECT gateway_id FROM sensor WHERE carrier_id = $1) ORDER BY g.id`,
-    [id],
+       FROM gateway g WHERE (g.carrier_id = $1 OR g.id IN (SELECT gateway_id FROM sensor WHERE carrier_id = $1))
+        AND ${carrierWhere(scope, 'g.carrier_id', gwParams)} ORDER BY g.id`,
+    gwParams,
   );
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM exception_record WHERE carrier_id = $1 AND ongoing', [id]);
   const zone = { tempMin: carrier.tempMin, tempMax: carrier.tempMax, humMin: carrier.humMin, humMax: carrier.humMax };
@@ -68,7 +71,7 @@ export async function carrierWithDevices(db: Db, scope: Scope, id: number) {
 
 export async function monitorList(db: Db, scope: Scope, f: { sceneId?: number; type?: number; name?: string }) {
   const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'c.customer_id', params)];
+  const where = [scopeWhere(scope, 'c.customer_id', params), sceneWhere(scope, 'c.scene_id', params)];
   if (f.type) where.push(`c.type = $${params.push(f.type)}`);
   if (f.sceneId) where.push(`c.scene_id IN ${sceneSubtree(`$${params.push(f.sceneId)}`)}`);
   if (f.name) where.push(`c.name ILIKE $${params.push(likeParam(f.name))}`);

@@ -1,7 +1,7 @@
 import { Code } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
-import { AppError, conflict, notFound, uniqueViolation } from '../../platform/http/errors.js';
+import { carrierWhere, sceneWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import { AppError, conflict, noPermission, notFound, uniqueViolation } from '../../platform/http/errors.js';
 import { pageResult } from '../../platform/http/paging.js';
 
 /*
@@ -16,6 +16,26 @@ export type RecordTable = 'scene' | 'carrier' | 'gateway' | 'sensor' | 'contact'
 export const msCol = (col: string, as: string) => `(extract(epoch from ${col}) * 1000)::bigint AS "${as}"`;
 
 /**
+ * The scene-limit condition of a record table (docs/permissions.md "Scene limit"): a scene by
+ * its id, a carrier by its scene, a gateway or sensor by the carrier it is bound to; contacts
+ * are the customer's and not limited.
+ */
+export function limitWhere(scope: Scope, table: RecordTable, params: unknown[]): string {
+  if (table === 'scene') return sceneWhere(scope, 't.id', params);
+  if (table === 'carrier') return sceneWhere(scope, 't.scene_id', params);
+  if (table === 'gateway' || table === 'sensor') return carrierWhere(scope, 't.carrier_id', params);
+  return 'TRUE';
+}
+
+/**
+ * A scene-limited caller may only make records inside its limit: a device it adds or updates
+ * must be bound to a carrier (which the caller's scopedRow then checks is in the limit).
+ */
+export function requireBoundWhenLimited(scope: Scope, carrierId: number | null | undefined) {
+  if (scope.sceneIds !== null && !carrierId) throw noPermission();
+}
+
+/**
  * One record of the caller's scope, or 404: a record of another customer is answered as if it
  * did not exist (conventions), so a foreign id and a missing id look the same.
  */
@@ -27,7 +47,10 @@ export async function scopedRow<T = { id: number; customer_id: number }>(
   cols = 't.id, t.customer_id',
 ): Promise<T> {
   const params: unknown[] = [id];
-  const rows = await q.query<T>(`SELECT ${cols} FROM ${table} t WHERE t.id = $1 AND ${scopeWhere(scope, 't.customer_id', params)}`, params);
+  const rows = await q.query<T>(
+    `SELECT ${cols} FROM ${table} t WHERE t.id = $1 AND ${scopeWhere(scope, 't.customer_id', params)} AND ${limitWhere(scope, table, params)}`,
+    params,
+  );
   if (!rows[0]) throw notFound();
   return rows[0];
 }
@@ -36,7 +59,7 @@ export async function scopedRow<T = { id: number; customer_id: number }>(
 export async function scopedIds(q: Queryable, scope: Scope, table: RecordTable, ids: number[]): Promise<{ id: number; customer_id: number }[]> {
   const params: unknown[] = [ids];
   const rows = await q.query<{ id: number; customer_id: number }>(
-    `SELECT id, customer_id FROM ${table} t WHERE t.id = ANY($1::int[]) AND ${scopeWhere(scope, 't.customer_id', params)} FOR UPDATE`,
+    `SELECT id, customer_id FROM ${table} t WHERE t.id = ANY($1::int[]) AND ${scopeWhere(scope, 't.customer_id', params)} AND ${limitWhere(scope, table, params)} FOR UPDATE`,
     params,
   );
   if (rows.length !== new Set(ids).size) throw notFound();

@@ -1,6 +1,6 @@
 import { Code, EXCEPTION_STATUS } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import { carrierWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { pageResult } from '../../platform/http/paging.js';
 
@@ -33,8 +33,19 @@ export interface ExceptionFilter {
   endTime?: number;
 }
 
+/**
+ * Scene limit of an exception (docs/permissions.md "Scene limit"): judged by its carrier, or
+ * when it has none by the carrier its sensor or gateway is bound to. 'TRUE' when unlimited.
+ */
+export function exceptionLimitWhere(scope: Scope, alias: string, params: unknown[]): string {
+  if (scope.sceneIds === null) return 'TRUE';
+  const carrierOf = `COALESCE(${alias}.carrier_id, (SELECT ls.carrier_id FROM sensor ls WHERE ls.id = ${alias}.sensor_id),
+    (SELECT lg.carrier_id FROM gateway lg WHERE lg.id = ${alias}.gateway_id))`;
+  return carrierWhere(scope, carrierOf, params);
+}
+
 function filters(scope: Scope, f: Omit<ExceptionFilter, 'iDisplayStart' | 'iDisplayLength'>, params: unknown[]) {
-  const where = [scopeWhere(scope, 'e.customer_id', params)];
+  const where = [scopeWhere(scope, 'e.customer_id', params), exceptionLimitWhere(scope, 'e', params)];
   if (f.status !== undefined) where.push(`e.status = $${params.push(f.status)}`);
   if (f.type) where.push(`e.type = $${params.push(f.type)}`);
   if (f.category) where.push(`e.category = $${params.push(f.category)}`);
@@ -92,7 +103,9 @@ export async function stats(db: Db, scope: Scope, f: { startTime?: number; endTi
 /** One exception with the notices it caused. */
 export async function detail(db: Db, scope: Scope, id: number) {
   const params: unknown[] = [id];
-  const row = await db.one(`SELECT ${COLS} FROM ${FROM} WHERE e.id = $1 AND ${scopeWhere(scope, 'e.customer_id', params)}`, params);
+  const row = await db.one(`SELECT ${COLS} FROM ${FROM} WHERE e.id = $1 AND ${scopeWhere(scope, 'e.customer_id', params)} AND ${exceptionLimitWhere(scope, 'e', params)}`,
+    params,
+  );
   if (!row) return undefined;
   const notices = await db.query(
     `SELECT id, type, channel, recipient, status, attempts, result, ${msCol('send_time', 'sendTime')}, ${msCol('created_at', 'createdAt')}
@@ -106,7 +119,8 @@ export async function detail(db: Db, scope: Scope, id: number) {
 async function lockScoped(q: Queryable, scope: Scope, ids: number[]) {
   const params: unknown[] = [ids];
   const rows = await q.query<{ id: number; status: number; ongoing: boolean }>(
-    `SELECT e.id, e.status, e.ongoing FROM exception_record e WHERE e.id = ANY($1::bigint[]) AND ${scopeWhere(scope, 'e.customer_id', params)} FOR UPDATE`,
+    `SELECT e.id, e.status, e.ongoing FROM exception_record e WHERE e.id = ANY($1::bigint[]) AND ${scopeWhere(scope, 'e.customer_id', params)}
+        AND ${exceptionLimitWhere(scope, 'e', params)} FOR UPDATE`,
     params,
   );
   if (rows.length !== new Set(ids).size) throw notFound();

@@ -1,9 +1,9 @@
 import { Code, type GatewayBody } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
-import { scopeWhere, targetCustomer, type Scope } from '../../platform/auth/scope.js';
+import { carrierWhere, scopeWhere, targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { conflict } from '../../platform/http/errors.js';
 import { generateGatewaySecret, hashGatewaySecret } from '../../ingest/secret.js';
-import { inUse, likeParam, mapUnique, msCol, pageQuery, sameCustomer, scopedIds, scopedRow } from '../dm/records.js';
+import { inUse, likeParam, mapUnique, msCol, pageQuery, requireBoundWhenLimited, sameCustomer, scopedIds, scopedRow } from '../dm/records.js';
 import { SENSOR_LIVE_COLS } from '../dm/dm.repository.js';
 
 /** Everything about a gateway but its secret hash, which never leaves the server. */
@@ -24,7 +24,7 @@ export interface GatewayFilter {
 
 export function page(db: Db, scope: Scope, f: GatewayFilter) {
   const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'g.customer_id', params)];
+  const where = [scopeWhere(scope, 'g.customer_id', params), carrierWhere(scope, 'g.carrier_id', params)];
   if (f.sn) where.push(`g.sn ILIKE $${params.push(likeParam(f.sn))}`);
   if (f.name) where.push(`(g.name ILIKE $${params.push(likeParam(f.name))} OR g.nickname ILIKE $${params.length})`);
   if (f.status !== undefined) where.push(`g.status = $${params.push(f.status)}`);
@@ -34,14 +34,19 @@ export function page(db: Db, scope: Scope, f: GatewayFilter) {
 
 export async function detail(db: Db, scope: Scope, id: number) {
   const params: unknown[] = [id];
-  return db.one(`SELECT ${COLS} FROM ${FROM} WHERE g.id = $1 AND ${scopeWhere(scope, 'g.customer_id', params)}`, params);
+  return db.one(`SELECT ${COLS} FROM ${FROM} WHERE g.id = $1 AND ${scopeWhere(scope, 'g.customer_id', params)} AND ${carrierWhere(scope, 'g.carrier_id', params)}`, params);
 }
 
 /** The gateway with the sensors that report through it and their latest values. */
 export async function withSensors(db: Db, scope: Scope, id: number) {
   const gateway = await detail(db, scope, id);
   if (!gateway) return undefined;
-  const sensors = await db.query(`SELECT ${SENSOR_LIVE_COLS} FROM sensor x JOIN gateway g ON g.id = x.gateway_id WHERE x.gateway_id = $1 ORDER BY x.id`, [id]);
+  const params: unknown[] = [id];
+  const sensors = await db.query(
+    `SELECT ${SENSOR_LIVE_COLS} FROM sensor x JOIN gateway g ON g.id = x.gateway_id
+      WHERE x.gateway_id = $1 AND ${carrierWhere(scope, 'x.carrier_id', params)} ORDER BY x.id`,
+    params,
+  );
   return { ...gateway, sensors };
 }
 
@@ -53,6 +58,7 @@ async function checkSn(q: Queryable, sn: string, exceptId = 0) {
 }
 
 async function checkCarrier(q: Queryable, scope: Scope, carrierId: number | null, customerId: number) {
+  requireBoundWhenLimited(scope, carrierId);
   if (carrierId) sameCustomer(await scopedRow(q, scope, 'carrier', carrierId), customerId, 'carrier');
 }
 

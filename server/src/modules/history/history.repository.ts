@@ -1,6 +1,6 @@
 import { sensorMeasuresHumidity, type SensorType } from '@coldwatch/contract';
 import type { Db } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import { carrierWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
 import { msCol } from '../dm/records.js';
 import { r2 } from '../dm/dm.repository.js';
 
@@ -32,7 +32,7 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
   const sensor = await db.one<{ id: number; type: SensorType; tempMin: number | null; tempMax: number | null; humMin: number | null; humMax: number | null }>(
     `SELECT x.id, x.type, c.temp_min AS "tempMin", c.temp_max AS "tempMax", c.hum_min AS "humMin", c.hum_max AS "humMax"
        FROM sensor x LEFT JOIN carrier c ON c.id = x.carrier_id
-      WHERE x.dev_no = $1 AND ${scopeWhere(scope, 'x.customer_id', params)}`,
+      WHERE x.dev_no = $1 AND ${scopeWhere(scope, 'x.customer_id', params)} AND ${carrierWhere(scope, 'x.carrier_id', params)}`,
     params,
   );
   if (!sensor) return undefined;

@@ -2,6 +2,7 @@ import type { Module } from '../index.js';
 import { canSee, type Scope } from '../../platform/auth/scope.js';
 import { resolveSession, SESSION_COOKIE } from '../../platform/auth/session.js';
 import type { DeviceStatusEvent, ExceptionEvent, LiveReading } from '../../platform/events.js';
+import type { Queryable } from '../../platform/db/client.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,6 +13,38 @@ declare module 'fastify' {
 
 /** SSE comment line every 15 s: keeps proxies from closing an idle stream and notices a vanished client. */
 export const HEARTBEAT_MS = 15_000;
+
+/** The carriers, sensors and gateways of a scene-limited caller's limit; null when not limited. */
+interface LiveLimit {
+  carriers: Set<number>;
+  sensors: Set<number>;
+  gateways: Set<number>;
+}
+
+async function liveLimit(q: Queryable, scope: Scope): Promise<LiveLimit | null> {
+  if (scope.sceneIds === null) return null;
+  const rows = await q.query<{ kind: string; id: number }>(
+    `WITH lc AS (SELECT id FROM carrier WHERE scene_id = ANY($1::int[]))
+     SELECT 'c' AS kind, id FROM lc
+     UNION ALL SELECT 's', id FROM sensor WHERE carrier_id IN (SELECT id FROM lc)
+     UNION ALL SELECT 'g', id FROM gateway WHERE carrier_id IN (SELECT id FROM lc)`,
+    [scope.sceneIds],
+  );
+  const pick = (k: string) => new Set(rows.filter((r) => r.kind === k).map((r) => r.id));
+  return { carriers: pick('c'), sensors: pick('s'), gateways: pick('g') };
+}
+
+/** An event is in the limit by its carrier, or when it names none by its sensor or gateway (as the exception list judges). */
+function inLimit(limit: LiveLimit | null, d: { carrierId?: number | null; sensorId?: number | null; gatewayId?: number | null }) {
+  if (!limit) return true;
+  if (d.carrierId != null) return limit.carriers.has(d.carrierId);
+  if (d.sensorId != null) return limit.sensors.has(d.sensorId);
+  if (d.gatewayId != null) return limit.gateways.has(d.gatewayId);
+  return false;
+}
+
+const statusInLimit = (limit: LiveLimit | null, d: DeviceStatusEvent) =>
+  !limit || (d.kind === 'sensor' ? limit.sensors.has(d.id) : limit.gateways.has(d.id));
 
 /**
  * The live stream of the console (Server-Sent Events): readings, exceptions and device
@@ -27,6 +60,8 @@ export const liveRoutes: Module = (app, { db, bus }) => {
   app.get('/service/live/stream', { config: { funcs: ['viewMonitorPointRealTime'], stream: true }, schema: { tags: ['live'] } }, async (req, reply) => {
     const scope: Scope = req.scope;
     const token = req.cookies[SESSION_COOKIE];
+    // A scene-limited caller gets only its limit's devices; the sets are refreshed at each heartbeat.
+    let limit = await liveLimit(db, scope);
     reply.hijack();
     const out = reply.raw;
     out.writeHead(200, {
@@ -38,13 +73,13 @@ export const liveRoutes: Module = (app, { db, bus }) => {
     out.write('retry: 5000\n\n');
 
     const forward =
-      <T extends { customerId: number }>(event: string) =>
+      <T extends { customerId: number }>(event: string, within: (data: T) => boolean) =>
       (data: T) => {
-        if (canSee(scope, data.customerId)) out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        if (canSee(scope, data.customerId) && within(data)) out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       };
-    const onReading = forward<LiveReading>('reading');
-    const onException = forward<ExceptionEvent>('exception');
-    const onStatus = forward<DeviceStatusEvent>('deviceStatus');
+    const onReading = forward<LiveReading>('reading', (d) => inLimit(limit, d));
+    const onException = forward<ExceptionEvent>('exception', (d) => inLimit(limit, d));
+    const onStatus = forward<DeviceStatusEvent>('deviceStatus', (d) => statusInLimit(limit, d));
     bus.on('reading', onReading);
     bus.on('exception', onException);
     bus.on('deviceStatus', onStatus);
@@ -67,6 +102,8 @@ export const liveRoutes: Module = (app, { db, bus }) => {
         cleanup();
         return;
       }
+      limit = await liveLimit(db, still).catch(() => limit);
+      if (closed) return;
       out.write(': ping\n\n');
     }, HEARTBEAT_MS);
     const end = () => {

@@ -3,12 +3,19 @@ import type { Db, Queryable } from '../../platform/db/client.js';
 import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
 import { notFound } from '../../platform/http/errors.js';
 import { pageResult } from '../../platform/http/paging.js';
+import { exceptionLimitWhere } from '../exception/exception.repository.js';
 
 const msCol = (col: string, as: string) => `(extract(epoch from ${col}) * 1000)::bigint AS "${as}"`;
 
 const COLS = `n.id, n.customer_id AS "customerId", n.exception_id AS "exceptionId", n.type, n.channel, n.recipient,
   n.subject, n.content, n.status, n.attempts, n.result,
   ${msCol('n.send_time', 'sendTime')}, ${msCol('n.next_attempt_at', 'nextAttemptAt')}, ${msCol('n.created_at', 'createdAt')}`;
+
+/** Scene limit of a notice: the notices of exceptions in the limit (a notice without exception, unlimited callers only). */
+function noticeLimitWhere(scope: Scope, params: unknown[]): string {
+  if (scope.sceneIds === null) return 'TRUE';
+  return `n.exception_id IN (SELECT le.id FROM exception_record le WHERE ${exceptionLimitWhere(scope, 'le', params)})`;
+}
 
 export interface NoticeFilter {
   iDisplayStart: number;
@@ -25,7 +32,7 @@ export interface NoticeFilter {
 /** The notice log (spec §3), newest first. */
 export async function page(db: Db, scope: Scope, f: NoticeFilter) {
   const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'n.customer_id', params)];
+  const where = [scopeWhere(scope, 'n.customer_id', params), noticeLimitWhere(scope, params)];
   if (f.type) where.push(`n.type = $${params.push(f.type)}`);
   if (f.channel) where.push(`n.channel = $${params.push(f.channel)}`);
   if (f.status !== undefined) where.push(`n.status = $${params.push(f.status)}`);
@@ -49,7 +56,8 @@ export async function page(db: Db, scope: Scope, f: NoticeFilter) {
 export async function retry(q: Queryable, scope: Scope, ids: number[]) {
   const params: unknown[] = [ids];
   const found = await q.query<{ id: number; status: number }>(
-    `SELECT n.id, n.status FROM notice_log n WHERE n.id = ANY($1::bigint[]) AND ${scopeWhere(scope, 'n.customer_id', params)} FOR UPDATE`,
+    `SELECT n.id, n.status FROM notice_log n WHERE n.id = ANY($1::bigint[]) AND ${scopeWhere(scope, 'n.customer_id', params)}
+        AND ${noticeLimitWhere(scope, params)} FOR UPDATE`,
     params,
   );
   if (found.length !== new Set(ids).size) throw notFound();

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Code, type SceneBody } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
-import { scopeWhere, targetCustomer, type Scope } from '../../platform/auth/scope.js';
-import { AppError, conflict } from '../../platform/http/errors.js';
+import { sceneWhere, scopeWhere, targetCustomer, type Scope } from '../../platform/auth/scope.js';
+import { AppError, conflict, noPermission } from '../../platform/http/errors.js';
 import { inUse, mapUnique, sameCustomer, sceneSubtree, scopedIds, scopedRow } from '../dm/records.js';
 
 export interface SceneRow {
@@ -23,10 +23,12 @@ const floorPlanNoChildren = () => new AppError(Code.FAILED, 'errors.rule.floorPl
 /** Scene codes are the tree's node keys: letters and digits (spec §5 code), unguessable, never reused. */
 const newCode = () => 'S' + randomBytes(8).toString('hex').toUpperCase().slice(0, 13);
 
-export const scenesOf = (db: Db, customerIds: number[]) =>
+/** The scenes of these customers; with a scene limit (not null) only the limit's scenes. */
+export const scenesOf = (db: Db, customerIds: number[], sceneIds: number[] | null = null) =>
   db.query<SceneRow>(
-    'SELECT id, customer_id, parent_id, code, label, func_type, lng, lat FROM scene WHERE customer_id = ANY($1::int[]) ORDER BY sort, id',
-    [customerIds],
+    `SELECT id, customer_id, parent_id, code, label, func_type, lng, lat FROM scene
+      WHERE customer_id = ANY($1::int[]) AND ($2::int[] IS NULL OR id = ANY($2::int[])) ORDER BY sort, id`,
+    [customerIds, sceneIds],
   );
 
 export const carriersOf = (db: Db, customerIds: number[]) =>
@@ -50,7 +52,7 @@ export async function detail(db: Db, scope: Scope, id: number) {
             (SELECT count(*)::int FROM scene x WHERE x.parent_id = s.id) AS "childCount",
             (SELECT count(*)::int FROM carrier x WHERE x.scene_id = s.id) AS "carrierCount"
        FROM scene s JOIN customer c ON c.id = s.customer_id
-      WHERE s.id = $1 AND ${scopeWhere(scope, 's.customer_id', params)}`,
+      WHERE s.id = $1 AND ${scopeWhere(scope, 's.customer_id', params)} AND ${sceneWhere(scope, 's.id', params)}`,
     params,
   );
   return row;
@@ -67,6 +69,8 @@ async function checkParent(q: Queryable, scope: Scope, parentId: number, custome
 const codeExists = () => conflict(Code.CODE_EXISTS, 'errors.exists.code');
 
 export async function add(q: Queryable, scope: Scope, body: SceneBody & { customerId?: number }) {
+  // A scene-limited user adds nodes only below its limit's scenes: a top-level node would fall outside it.
+  if (scope.sceneIds !== null && !body.parentId) throw noPermission();
   const customerId = body.parentId ? (await checkParent(q, scope, body.parentId)).customer_id : targetCustomer(scope, body.customerId);
   return mapUnique(
     () =>
@@ -80,6 +84,7 @@ export async function add(q: Queryable, scope: Scope, body: SceneBody & { custom
 
 export async function update(q: Queryable, scope: Scope, body: SceneBody & { id: number }) {
   const row = await scopedRow<SceneRow>(q, scope, 'scene', body.id, 't.id, t.customer_id, t.parent_id, t.func_type');
+  if (scope.sceneIds !== null && !body.parentId && row.parent_id !== null) throw noPermission();
   if (body.parentId && body.parentId !== row.parent_id) {
     await checkParent(q, scope, body.parentId, row.customer_id);
     const below = await q.query(`SELECT 1 FROM ${sceneSubtree('$1')} sub WHERE sub.id = $2`, [row.id, body.parentId]);

@@ -36,7 +36,8 @@ export async function buildTree(db: Db, scope: Scope, opts: { all: boolean; with
   const all = opts.all && isPlatform(scope);
   const customers = await repo.customersOf(db, scope, all);
   const ids = customers.map((c) => c.id);
-  const scenes = await repo.scenesOf(db, ids);
+  // A scene-limited user sees its limit's subtrees; their top nodes hang under the customer node.
+  const scenes = await repo.scenesOf(db, ids, scope.sceneIds);
   const nodes = new Map<number, TreeNode>();
   for (const s of scenes) {
     nodes.set(s.id, { code: s.code, scene_id: s.id, scope_id: s.customer_id, label: s.label, nodeType: 'scene', funcType: s.func_type, lng: s.lng, lat: s.lat, children: [] });

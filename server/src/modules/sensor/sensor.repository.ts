@@ -1,8 +1,8 @@
 import { Code, type SensorBody, type SensorType } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import { carrierWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
 import { conflict } from '../../platform/http/errors.js';
-import { likeParam, mapUnique, msCol, pageQuery, sameCustomer, scopedIds, scopedRow } from '../dm/records.js';
+import { likeParam, mapUnique, msCol, pageQuery, requireBoundWhenLimited, sameCustomer, scopedIds, scopedRow } from '../dm/records.js';
 import { SENSOR_LIVE_COLS } from '../dm/dm.repository.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 
@@ -24,7 +24,7 @@ export interface SensorFilter {
 
 export function page(db: Db, scope: Scope, f: SensorFilter) {
   const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'x.customer_id', params)];
+  const where = [scopeWhere(scope, 'x.customer_id', params), carrierWhere(scope, 'x.carrier_id', params)];
   if (f.devNo) where.push(`x.dev_no ILIKE $${params.push(likeParam(f.devNo))}`);
   if (f.type) where.push(`x.type = $${params.push(f.type)}`);
   if (f.status !== undefined) where.push(`x.status = $${params.push(f.status)}`);
@@ -36,7 +36,7 @@ export function page(db: Db, scope: Scope, f: SensorFilter) {
 
 export async function detail(db: Db, scope: Scope, id: number) {
   const params: unknown[] = [id];
-  return db.one(`SELECT ${COLS} FROM ${FROM} WHERE x.id = $1 AND ${scopeWhere(scope, 'x.customer_id', params)}`, params);
+  return db.one(`SELECT ${COLS} FROM ${FROM} WHERE x.id = $1 AND ${scopeWhere(scope, 'x.customer_id', params)} AND ${carrierWhere(scope, 'x.carrier_id', params)}`, params);
 }
 
 /** Sensors of one type in scope, for pickers (spec §7 `/service/sensor/lst/{type}`). */
@@ -45,7 +45,7 @@ export async function listOfType(db: Db, scope: Scope, type: SensorType) {
   return db.query(
     `SELECT x.id, x.dev_no AS "devNo", x.type, x.status, x.carrier_id AS "carrierId", c.name AS "carrierName", x.gateway_id AS "gatewayId"
        FROM sensor x LEFT JOIN carrier c ON c.id = x.carrier_id
-      WHERE x.type = $1 AND ${scopeWhere(scope, 'x.customer_id', params)} ORDER BY x.dev_no`,
+      WHERE x.type = $1 AND ${scopeWhere(scope, 'x.customer_id', params)} AND ${carrierWhere(scope, 'x.carrier_id', params)} ORDER BY x.dev_no`,
     params,
   );
 }
@@ -58,6 +58,7 @@ const numberExists = () => conflict(Code.CODE_EXISTS, 'errors.exists.number');
  * (spec §5 "selected devices must belong to the same customer").
  */
 async function checkRefs(q: Queryable, scope: Scope, b: SensorBody, customerId?: number) {
+  requireBoundWhenLimited(scope, b.carrierId);
   const gateway = await scopedRow(q, scope, 'gateway', b.gatewayId);
   if (customerId !== undefined) sameCustomer(gateway, customerId, 'gateway');
   const owner = customerId ?? gateway.customer_id;

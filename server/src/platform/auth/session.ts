@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { governedCustomers, userFuncs } from './funcs.js';
+import { governedCustomers, ROOT_USER_ID, userFuncs } from './funcs.js';
 import { USER_TYPE } from '@coldwatch/contract';
 import type { Db, Queryable } from '../db/client.js';
 import type { Scope } from './scope.js';
@@ -61,6 +61,7 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
     userType: row.user_type,
     isAdmin: row.is_admin,
     customerIds: [row.customer_id],
+    sceneIds: null,
     funcs: new Set(),
   };
   if (isPlatform(scope)) scope.customerIds = null;
@@ -70,8 +71,33 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
     scope.customerIds = [...new Set([row.customer_id, ...governed])];
     if (row.proxy_customer_id && governed.includes(row.proxy_customer_id)) scope.customerId = row.proxy_customer_id;
   }
+  if (!isPlatform(scope) && row.user_id !== ROOT_USER_ID) scope.sceneIds = await sceneLimit(db, row.user_id);
   scope.funcs = new Set(await userFuncs(db, row.user_id, row.user_type));
   return scope;
+}
+
+/**
+ * A user's scene limit (docs/permissions.md "Scene limit"): its own user_scene rows plus the
+ * role_scene rows of its active roles, closed over every scene below them, in one query.
+ * null when it has no such rows (not limited). The customer filter (scopeWhere) still applies
+ * beside it, so a scene of another customer in these rows grants nothing.
+ */
+export async function sceneLimit(db: Queryable, userId: number): Promise<number[] | null> {
+  const rows = await db.query<{ id: number }>(
+    `WITH RECURSIVE lim AS (
+       SELECT us.scene_id AS id FROM user_scene us WHERE us.user_id = $1
+       UNION
+       SELECT rs.scene_id FROM role_scene rs JOIN user_role ur ON ur.role_id = rs.role_id JOIN role r ON r.id = rs.role_id
+        WHERE ur.user_id = $1 AND r.status = 1
+     ), sub AS (
+       SELECT id FROM lim
+       UNION
+       SELECT s.id FROM scene s JOIN sub ON s.parent_id = sub.id
+     )
+     SELECT id FROM sub ORDER BY id`,
+    [userId],
+  );
+  return rows.length ? rows.map((r) => r.id) : null;
 }
 
 /** Why a session token no longer works, when it was ended on purpose: 'conflict' = the account logged in elsewhere (spec §8 500104). */
