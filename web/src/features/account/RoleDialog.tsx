@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Col, Form, Input, Modal, Radio, Row, Select, Switch, Tag, TreeSelect } from 'antd';
+import { App, Col, Form, Input, Radio, Row, Select, Switch, Tag, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
-import { ROLE_CODE_FIELDS, codeField, fieldErrors, rules } from '../sys/formRules';
+import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
+import { ROLE_CODE_FIELDS, rules, serverFieldErrors } from '../sys/formRules';
 import { PermissionTree, usePermissionTree, usePermTreeData } from './PermissionTree';
 import { fromCheckedKeys, toCheckedKeys } from './permissionTree';
 import { normaliseRole, type RoleRow } from './roleTypes';
@@ -32,13 +33,16 @@ interface Values {
 
 const FIELDS = ['customerId', 'name', 'type', 'level', 'status', 'delegable', 'proxyCustomerIds', 'description', 'sceneIds', 'resourceIds', 'funcs'];
 
+/** The server's resources and functions are the form's permission tree. */
+const toPerms = (x: { name: string; errors: string[] }) => (x.name === 'resourceIds' || x.name === 'funcs' ? { ...x, name: 'perms' } : x);
+
 /** Add or edit a role (spec §3 Role, §5 role rules, §6 levels and functions, §8 408/409/413/415). */
 export function RoleDialog({ target, onClose, onDone }: Props) {
   const { t } = useTranslation('account');
   const { message } = App.useApp();
   const { user, userType } = useAuth();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  const { saving, submit: save } = useDialogSubmit(form, t, (e) => serverFieldErrors(e, FIELDS, ROLE_CODE_FIELDS).map(toPerms));
   const [detail, setDetail] = useState<RoleRow | null>(null);
   const isNew = target === 'new';
   const platform = userType === 2 || userType === 3;
@@ -103,29 +107,22 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
     return [...ts].map((x) => ({ value: x, label: t(`role.type.${x}`, { defaultValue: x }) }));
   }, [roleType.data, detail, t]);
 
-  const submit = async () => {
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    const { resourceIds, funcs } = fromCheckedKeys(tree, v.perms ?? [], detail?.resourceIds ?? []);
-    const body = {
-      name: v.name.trim(),
-      status: v.status,
-      level: v.level,
-      customerId: isNew ? v.customerId : undefined,
-      proxyCustomerIds: v.level === -1 ? (v.proxyCustomerIds ?? []) : [],
-      resourceIds,
-      funcs,
-      sceneIds: v.sceneIds ?? [],
-      delegable: !!v.delegable,
-      isDefault: detail?.isDefault ?? false,
-      description: (v.description ?? '').trim(),
-    };
-    setSaving(true);
-    try {
+  const submit = () =>
+    save(async (v) => {
+      const { resourceIds, funcs } = fromCheckedKeys(tree, v.perms ?? [], detail?.resourceIds ?? []);
+      const body = {
+        name: v.name.trim(),
+        status: v.status,
+        level: v.level,
+        customerId: isNew ? v.customerId : undefined,
+        proxyCustomerIds: v.level === -1 ? (v.proxyCustomerIds ?? []) : [],
+        resourceIds,
+        funcs,
+        sceneIds: v.sceneIds ?? [],
+        delegable: !!v.delegable,
+        isDefault: detail?.isDefault ?? false,
+        description: (v.description ?? '').trim(),
+      };
       if (isNew) {
         await api.post('/service/role/add', { ...body, type: v.type });
         void message.success(t('role.msg.added'));
@@ -135,22 +132,10 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
       }
       onDone();
       onClose();
-    } catch (e) {
-      const f = fieldErrors(e, FIELDS).map((x) => (x.name === 'resourceIds' || x.name === 'funcs' ? { ...x, name: 'perms' } : x));
-      const byCode = codeField(e, ROLE_CODE_FIELDS).map((x) => (x.name === 'resourceIds' ? { ...x, name: 'perms' } : x));
-      const all = f.length ? f : byCode;
-      if (all.length) {
-        form.setFields(all as any);
-        form.scrollToField(all[0].name as any, { block: 'center' });
-      }
-      else void message.error({ content: errorMessage(e, t), duration: 1 });
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   return (
-    <Modal
+    <FormDialog
       open={!!target}
       title={
         <span>
@@ -163,15 +148,13 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
         </span>
       }
       width={820}
-      style={{ top: '6vh' }}
+      top="6vh"
       okText={t('role.form.ok')}
       cancelText={t('role.form.cancel')}
-      confirmLoading={saving}
-      styles={{ body: { maxHeight: '72vh', overflowY: 'auto', overflowX: 'hidden', paddingInlineEnd: 4 } }}
-      onOk={() => void submit()}
+      saving={saving}
+      scrollBody
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
-      forceRender
     >
       <Form form={form} name="roleForm" layout="vertical" size="small">
         <Row gutter={16}>
@@ -262,6 +245,6 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Col, Form, Input, Modal, Radio, Row, Select, Tag, TreeSelect, Typography } from 'antd';
+import { App, Col, Form, Input, Radio, Row, Select, Tag, TreeSelect, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { userAccount, userEmail, userMobile, userPassword } from '@coldwatch/contract';
 import { api } from '../../api/client';
 import { useAuth } from '../../app/auth';
-import { errorMessage } from '../../app/errors';
-import { USER_CODE_FIELDS, codeField, fieldErrors, rules, zodRule } from '../sys/formRules';
+import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
+import { USER_CODE_FIELDS, rules, serverFieldErrors, zodRule } from '../sys/formRules';
 import { useCustomerOptions, useCustomerScenes, useRoleOptions } from './shared';
 import { normaliseUser, type UserRow } from './userTypes';
 
@@ -39,7 +39,7 @@ export function UserDialog({ target, onClose, onDone }: Props) {
   const { message } = App.useApp();
   const { user, userType } = useAuth();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  const { saving, submit: save } = useDialogSubmit(form, t, (e) => serverFieldErrors(e, FIELDS, USER_CODE_FIELDS));
   const [detail, setDetail] = useState<UserRow | null>(null);
   const isNew = target === 'new';
   const platform = userType === 2 || userType === 3;
@@ -87,28 +87,21 @@ export function UserDialog({ target, onClose, onDone }: Props) {
     [roles.data, t],
   );
 
-  const submit = async () => {
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    const body = {
-      account: v.account.trim(),
-      name: v.name.trim(),
-      gender: v.gender,
-      status: v.status,
-      roleIds: v.roleIds,
-      mobile: v.mobile.trim(),
-      email: (v.email ?? '').trim(),
-      remarks: (v.remarks ?? '').trim(),
-      sceneIds: v.sceneIds ?? [],
-      proxyCustomerId: proxyRole ? (v.proxyCustomerId ?? null) : null,
-      customerId: platform ? (v.customerId ?? null) : undefined,
-    };
-    setSaving(true);
-    try {
+  const submit = () =>
+    save(async (v) => {
+      const body = {
+        account: v.account.trim(),
+        name: v.name.trim(),
+        gender: v.gender,
+        status: v.status,
+        roleIds: v.roleIds,
+        mobile: v.mobile.trim(),
+        email: (v.email ?? '').trim(),
+        remarks: (v.remarks ?? '').trim(),
+        sceneIds: v.sceneIds ?? [],
+        proxyCustomerId: proxyRole ? (v.proxyCustomerId ?? null) : null,
+        customerId: platform ? (v.customerId ?? null) : undefined,
+      };
       if (isNew) {
         const res = await api.post<{ id: number; password?: string }>('/service/user/add', { ...body, password: v.password || undefined });
         void message.success(t('user.msg.added'));
@@ -119,35 +112,21 @@ export function UserDialog({ target, onClose, onDone }: Props) {
         onDone();
       }
       onClose();
-    } catch (e) {
-      const f = fieldErrors(e, FIELDS);
-      const all = f.length ? f : codeField(e, USER_CODE_FIELDS);
-      if (all.length) {
-        form.setFields(all as any);
-        form.scrollToField(all[0].name as any, { block: 'center' });
-      }
-      else void message.error({ content: errorMessage(e, t), duration: 1 });
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   const req = { required: true, message: t('rule.required') };
 
   return (
-    <Modal
+    <FormDialog
       open={!!target}
       title={isNew ? t('user.form.addTitle') : t('user.form.editTitle')}
       width={720}
-      style={{ top: '8vh' }}
       okText={t('user.form.ok')}
       cancelText={t('user.form.cancel')}
-      confirmLoading={saving}
-      styles={{ body: { maxHeight: '72vh', overflowY: 'auto', overflowX: 'hidden', paddingInlineEnd: 4 } }}
-      onOk={() => void submit()}
+      saving={saving}
+      scrollBody
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
-      forceRender
     >
       <Form form={form} name="userForm" layout="vertical" size="small">
         <Row gutter={16}>
@@ -245,6 +224,6 @@ export function UserDialog({ target, onClose, onDone }: Props) {
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormDialog>
   );
 }

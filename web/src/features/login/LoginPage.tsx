@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Segmented, Tooltip } from 'antd';
@@ -21,6 +21,33 @@ import './login.css';
 export interface RegisteredState {
   msg: string;
   account?: string;
+}
+
+/**
+ * The page around the login and registration cards: the hero, the language switch, the
+ * brand (small screens), the card's title and subtitle, then the card's content.
+ */
+export function LoginShell({ title, subtitle, wide, children }: { title: string; subtitle: string; wide?: boolean; children: ReactNode }) {
+  const { t } = useTranslation('login');
+  return (
+    <div className="cw-login">
+      <LoginHero />
+      <section className={wide ? 'cw-login-side cw-register-side' : 'cw-login-side'}>
+        <div className="cw-login-lang">
+          <LanguageSwitch loggedIn={false} />
+        </div>
+        <div className={wide ? 'cw-login-card cw-register-card' : 'cw-login-card'}>
+          <div className="cw-login-mobile-brand">
+            <LogoMark size={32} />
+            <span>{t('common:product')}</span>
+          </div>
+          <h2>{title}</h2>
+          <p className="cw-login-sub">{subtitle}</p>
+          {children}
+        </div>
+      </section>
+    </div>
+  );
 }
 
 interface LoginForm {
@@ -94,82 +121,68 @@ export default function LoginPage() {
   };
 
   return (
-    <div className="cw-login">
-      <LoginHero />
-      <section className="cw-login-side">
-        <div className="cw-login-lang">
-          <LanguageSwitch loggedIn={false} />
-        </div>
-        <div className="cw-login-card">
-          <div className="cw-login-mobile-brand">
-            <LogoMark size={32} />
-            <span>{t('common:product')}</span>
-          </div>
-          <h2>{t('title')}</h2>
-          <p className="cw-login-sub">{t('subtitle')}</p>
-          <Segmented
-            block
-            className="cw-login-mode"
-            value={mode}
-            onChange={(v) => setMode(v as 'account' | 'qr')}
-            options={[
-              { value: 'account', label: t('modeAccount'), icon: <UserOutlined /> },
-              { value: 'qr', label: t('modeQr'), icon: <QrcodeOutlined /> },
-            ]}
-          />
-          {mode === 'qr' ? (
-            <QrLoginPanel onLoggedIn={enter} />
-          ) : (
-          <>
-          {failure ? (
-            <Alert className="cw-login-alert" type="error" showIcon title={failure} />
-          ) : (
-            registered && <Alert className="cw-login-alert" type="success" showIcon title={registered.msg} data-testid="register-success" />
-          )}
-          <Form<LoginForm>
-            form={form}
-            layout="vertical"
-            size="large"
-            requiredMark={false}
-            onFinish={submit}
-            autoComplete="on"
-            initialValues={registered?.account ? { account: registered.account } : undefined}
-          >
-            <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
-              <Input prefix={<UserOutlined />} placeholder={t('accountPlaceholder')} autoComplete="username" autoFocus />
-            </Form.Item>
-            <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('passwordRequired') }]}>
-              <Input.Password prefix={<LockOutlined />} placeholder={t('passwordPlaceholder')} autoComplete="current-password" />
-            </Form.Item>
-            {needCode && (
-              <Form.Item label={t('code')} required>
-                <div className="cw-login-code">
-                  <Form.Item name="code" noStyle rules={[{ required: true, whitespace: true, message: t('codeRequired') }]}>
-                    <Input prefix={<SafetyOutlined />} placeholder={t('codePlaceholder')} maxLength={8} autoComplete="off" />
-                  </Form.Item>
-                  <Tooltip title={t('codeRefresh')}>
-                    <img
-                      className="cw-login-captcha"
-                      src={`/service/user/captcha?t=${captchaAt}`}
-                      alt={t('codeAlt')}
-                      onClick={refreshCaptcha}
-                      role="button"
-                    />
-                  </Tooltip>
-                </div>
+    <LoginShell title={t('title')} subtitle={t('subtitle')}>
+      <Segmented
+        block
+        className="cw-login-mode"
+        value={mode}
+        onChange={(v) => setMode(v as 'account' | 'qr')}
+        options={[
+          { value: 'account', label: t('modeAccount'), icon: <UserOutlined /> },
+          { value: 'qr', label: t('modeQr'), icon: <QrcodeOutlined /> },
+        ]}
+      />
+      {mode === 'qr' ? (
+        <QrLoginPanel onLoggedIn={enter} />
+      ) : (
+      <>
+      {failure ? (
+        <Alert className="cw-login-alert" type="error" showIcon title={failure} />
+      ) : (
+        registered && <Alert className="cw-login-alert" type="success" showIcon title={registered.msg} data-testid="register-success" />
+      )}
+      <Form<LoginForm>
+        form={form}
+        layout="vertical"
+        size="large"
+        requiredMark={false}
+        onFinish={submit}
+        autoComplete="on"
+        initialValues={registered?.account ? { account: registered.account } : undefined}
+      >
+        <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
+          <Input prefix={<UserOutlined />} placeholder={t('accountPlaceholder')} autoComplete="username" autoFocus />
+        </Form.Item>
+        <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('passwordRequired') }]}>
+          <Input.Password prefix={<LockOutlined />} placeholder={t('passwordPlaceholder')} autoComplete="current-password" />
+        </Form.Item>
+        {needCode && (
+          <Form.Item label={t('code')} required>
+            <div className="cw-login-code">
+              <Form.Item name="code" noStyle rules={[{ required: true, whitespace: true, message: t('codeRequired') }]}>
+                <Input prefix={<SafetyOutlined />} placeholder={t('codePlaceholder')} maxLength={8} autoComplete="off" />
               </Form.Item>
-            )}
-            <Button type="primary" htmlType="submit" block loading={busy} className="cw-login-submit">
-              {t('submit')}
-            </Button>
-          </Form>
-          <div className="cw-login-switch">
-            {t('noAccount')} <Link to="/register">{t('registerLink')}</Link>
-          </div>
-          </>
-          )}
-        </div>
-      </section>
-    </div>
+              <Tooltip title={t('codeRefresh')}>
+                <img
+                  className="cw-login-captcha"
+                  src={`/service/user/captcha?t=${captchaAt}`}
+                  alt={t('codeAlt')}
+                  onClick={refreshCaptcha}
+                  role="button"
+                />
+              </Tooltip>
+            </div>
+          </Form.Item>
+        )}
+        <Button type="primary" htmlType="submit" block loading={busy} className="cw-login-submit">
+          {t('submit')}
+        </Button>
+      </Form>
+      <div className="cw-login-switch">
+        {t('noAccount')} <Link to="/register">{t('registerLink')}</Link>
+      </div>
+      </>
+      )}
+    </LoginShell>
   );
 }

@@ -7,11 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { customerCode, customerPhone, email as emailRule, name as nameRule, ORG_TYPES, orgType, registerPassword, userAccount, type RegisterBody } from '@coldwatch/contract';
 import { api, ApiError } from '../../api/client';
 import { errorMessage, reactionFor } from '../../app/errors';
-import { LanguageSwitch } from '../../app/shell/LanguageSwitch';
-import { LogoMark } from '../../ui/Logo';
 import { cleanBody, codeField, fieldErrors, zodRule } from '../sys/formRules';
-import { LoginHero } from './LoginHero';
-import type { RegisteredState } from './LoginPage';
+import { LoginShell, type RegisteredState } from './LoginPage';
 import './login.css';
 
 /** Empty values are left to the `required` rule (one message per field). */
@@ -70,127 +67,113 @@ export default function RegisterPage() {
   const half = { xs: 24, sm: 12 };
 
   return (
-    <div className="cw-login">
-      <LoginHero />
-      <section className="cw-login-side cw-register-side">
-        <div className="cw-login-lang">
-          <LanguageSwitch loggedIn={false} />
-        </div>
-        <div className="cw-login-card cw-register-card">
-          <div className="cw-login-mobile-brand">
-            <LogoMark size={32} />
-            <span>{t('common:product')}</span>
-          </div>
-          <h2>{t('register.title')}</h2>
-          <p className="cw-login-sub">{t('register.subtitle')}</p>
-          {failure && <Alert className="cw-login-alert" type="error" showIcon title={failure} />}
-          <Form<RegisterForm> form={form} layout="vertical" requiredMark onFinish={submit} autoComplete="off" className="cw-register-form" scrollToFirstError>
-            <div className="cw-register-group">{t('register.company')}</div>
-            <Row gutter={16}>
-              <Col span={24}>
-                <Form.Item name="name" label={t('register.name')} rules={[{ required: true, whitespace: true, message: t('register.nameRequired') }, zodRule(nameRule(50), t, OPT)]}>
-                  <Input prefix={<BankOutlined />} maxLength={50} placeholder={t('register.namePlaceholder')} autoFocus />
-                </Form.Item>
-              </Col>
-              <Col {...half}>
-                <Form.Item
-                  name="code"
-                  label={t('register.code')}
-                  tooltip={t('rule.codeInvalid')}
-                  rules={[{ required: true, whitespace: true, message: t('register.codeRequired') }, zodRule(customerCode, t, OPT)]}
-                >
-                  <Input prefix={<TagOutlined />} maxLength={20} placeholder={t('register.codePlaceholder')} />
-                </Form.Item>
-              </Col>
-              <Col {...half}>
-                <Form.Item name="orgType" label={t('register.orgType')} rules={[{ required: true, message: t('register.orgTypeRequired') }, zodRule(orgType, t, OPT)]}>
-                  <Select placeholder={t('register.orgTypePlaceholder')} options={ORG_TYPES.map((o) => ({ value: o, label: t(`register.org.${o}`) }))} />
-                </Form.Item>
-              </Col>
-              <Col {...half}>
-                <Form.Item name="contact" label={t('register.contact')} rules={[{ required: true, whitespace: true, message: t('register.contactRequired') }, zodRule(nameRule(30), t, OPT)]}>
-                  <Input prefix={<UserOutlined />} maxLength={30} placeholder={t('register.contactPlaceholder')} />
-                </Form.Item>
-              </Col>
-              <Col {...half}>
-                <Form.Item name="phone" label={t('register.phone')} rules={[{ required: true, whitespace: true, message: t('register.phoneRequired') }, zodRule(customerPhone, t, OPT)]}>
-                  <Input prefix={<PhoneOutlined />} maxLength={20} placeholder={t('register.phonePlaceholder')} />
-                </Form.Item>
-              </Col>
-              <Col span={24}>
-                <Form.Item name="email" label={t('register.email')} rules={[{ required: true, whitespace: true, message: t('register.emailRequired') }, zodRule(emailRule, t, OPT)]}>
-                  <Input prefix={<MailOutlined />} maxLength={100} placeholder={t('register.emailPlaceholder')} />
-                </Form.Item>
-              </Col>
-            </Row>
-            <div className="cw-register-group">{t('register.admin')}</div>
-            <Row gutter={16}>
-              <Col span={24}>
-                <Form.Item
-                  name="account"
-                  label={t('register.account')}
-                  tooltip={t('rule.account')}
-                  rules={[{ required: true, whitespace: true, message: t('register.accountRequired') }, zodRule(userAccount, t, OPT)]}
-                >
-                  <Input prefix={<UserOutlined />} maxLength={50} placeholder={t('register.accountPlaceholder')} autoComplete="username" />
-                </Form.Item>
-              </Col>
-              <Col {...half}>
-                <Form.Item
-                  name="password"
-                  label={t('register.password')}
-                  tooltip={t('rule.password')}
-                  rules={[{ required: true, message: t('register.passwordRequired') }, zodRule(registerPassword, t, OPT)]}
-                >
-                  <Input.Password prefix={<LockOutlined />} maxLength={30} placeholder={t('register.passwordPlaceholder')} autoComplete="new-password" />
-                </Form.Item>
-              </Col>
-              <Col {...half}>
-                <Form.Item
-                  name="confirmPassword"
-                  label={t('register.confirmPassword')}
-                  dependencies={['password']}
-                  rules={[
-                    { required: true, message: t('register.confirmRequired') },
-                    ({ getFieldValue }) => ({
-                      validator: (_, value) =>
-                        !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('rule.passwordMismatch'))),
-                    }),
-                  ]}
-                >
-                  <Input.Password prefix={<LockOutlined />} maxLength={30} placeholder={t('register.confirmPlaceholder')} autoComplete="new-password" />
-                </Form.Item>
-              </Col>
-              {needCode && (
-                <Col span={24}>
-                  <Form.Item label={t('code')} required>
-                    <div className="cw-login-code">
-                      <Form.Item name="captcha" noStyle rules={[{ required: true, whitespace: true, message: t('codeRequired') }]}>
-                        <Input prefix={<SafetyOutlined />} placeholder={t('codePlaceholder')} maxLength={8} />
-                      </Form.Item>
-                      <Tooltip title={t('codeRefresh')}>
-                        <img
-                          className="cw-login-captcha cw-register-captcha"
-                          src={`/service/user/captcha?t=${captchaAt}`}
-                          alt={t('codeAlt')}
-                          onClick={refreshCaptcha}
-                          role="button"
-                        />
-                      </Tooltip>
-                    </div>
+    <LoginShell title={t('register.title')} subtitle={t('register.subtitle')} wide>
+      {failure && <Alert className="cw-login-alert" type="error" showIcon title={failure} />}
+      <Form<RegisterForm> form={form} layout="vertical" requiredMark onFinish={submit} autoComplete="off" className="cw-register-form" scrollToFirstError>
+        <div className="cw-register-group">{t('register.company')}</div>
+        <Row gutter={16}>
+          <Col span={24}>
+            <Form.Item name="name" label={t('register.name')} rules={[{ required: true, whitespace: true, message: t('register.nameRequired') }, zodRule(nameRule(50), t, OPT)]}>
+              <Input prefix={<BankOutlined />} maxLength={50} placeholder={t('register.namePlaceholder')} autoFocus />
+            </Form.Item>
+          </Col>
+          <Col {...half}>
+            <Form.Item
+              name="code"
+              label={t('register.code')}
+              tooltip={t('rule.codeInvalid')}
+              rules={[{ required: true, whitespace: true, message: t('register.codeRequired') }, zodRule(customerCode, t, OPT)]}
+            >
+              <Input prefix={<TagOutlined />} maxLength={20} placeholder={t('register.codePlaceholder')} />
+            </Form.Item>
+          </Col>
+          <Col {...half}>
+            <Form.Item name="orgType" label={t('register.orgType')} rules={[{ required: true, message: t('register.orgTypeRequired') }, zodRule(orgType, t, OPT)]}>
+              <Select placeholder={t('register.orgTypePlaceholder')} options={ORG_TYPES.map((o) => ({ value: o, label: t(`register.org.${o}`) }))} />
+            </Form.Item>
+          </Col>
+          <Col {...half}>
+            <Form.Item name="contact" label={t('register.contact')} rules={[{ required: true, whitespace: true, message: t('register.contactRequired') }, zodRule(nameRule(30), t, OPT)]}>
+              <Input prefix={<UserOutlined />} maxLength={30} placeholder={t('register.contactPlaceholder')} />
+            </Form.Item>
+          </Col>
+          <Col {...half}>
+            <Form.Item name="phone" label={t('register.phone')} rules={[{ required: true, whitespace: true, message: t('register.phoneRequired') }, zodRule(customerPhone, t, OPT)]}>
+              <Input prefix={<PhoneOutlined />} maxLength={20} placeholder={t('register.phonePlaceholder')} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item name="email" label={t('register.email')} rules={[{ required: true, whitespace: true, message: t('register.emailRequired') }, zodRule(emailRule, t, OPT)]}>
+              <Input prefix={<MailOutlined />} maxLength={100} placeholder={t('register.emailPlaceholder')} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <div className="cw-register-group">{t('register.admin')}</div>
+        <Row gutter={16}>
+          <Col span={24}>
+            <Form.Item
+              name="account"
+              label={t('register.account')}
+              tooltip={t('rule.account')}
+              rules={[{ required: true, whitespace: true, message: t('register.accountRequired') }, zodRule(userAccount, t, OPT)]}
+            >
+              <Input prefix={<UserOutlined />} maxLength={50} placeholder={t('register.accountPlaceholder')} autoComplete="username" />
+            </Form.Item>
+          </Col>
+          <Col {...half}>
+            <Form.Item
+              name="password"
+              label={t('register.password')}
+              tooltip={t('rule.password')}
+              rules={[{ required: true, message: t('register.passwordRequired') }, zodRule(registerPassword, t, OPT)]}
+            >
+              <Input.Password prefix={<LockOutlined />} maxLength={30} placeholder={t('register.passwordPlaceholder')} autoComplete="new-password" />
+            </Form.Item>
+          </Col>
+          <Col {...half}>
+            <Form.Item
+              name="confirmPassword"
+              label={t('register.confirmPassword')}
+              dependencies={['password']}
+              rules={[
+                { required: true, message: t('register.confirmRequired') },
+                ({ getFieldValue }) => ({
+                  validator: (_, value) =>
+                    !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('rule.passwordMismatch'))),
+                }),
+              ]}
+            >
+              <Input.Password prefix={<LockOutlined />} maxLength={30} placeholder={t('register.confirmPlaceholder')} autoComplete="new-password" />
+            </Form.Item>
+          </Col>
+          {needCode && (
+            <Col span={24}>
+              <Form.Item label={t('code')} required>
+                <div className="cw-login-code">
+                  <Form.Item name="captcha" noStyle rules={[{ required: true, whitespace: true, message: t('codeRequired') }]}>
+                    <Input prefix={<SafetyOutlined />} placeholder={t('codePlaceholder')} maxLength={8} />
                   </Form.Item>
-                </Col>
-              )}
-            </Row>
-            <Button type="primary" htmlType="submit" size="large" block loading={busy} className="cw-login-submit">
-              {t('register.submit')}
-            </Button>
-          </Form>
-          <div className="cw-login-switch">
-            {t('register.haveAccount')} <Link to="/login">{t('register.loginLink')}</Link>
-          </div>
-        </div>
-      </section>
-    </div>
+                  <Tooltip title={t('codeRefresh')}>
+                    <img
+                      className="cw-login-captcha cw-register-captcha"
+                      src={`/service/user/captcha?t=${captchaAt}`}
+                      alt={t('codeAlt')}
+                      onClick={refreshCaptcha}
+                      role="button"
+                    />
+                  </Tooltip>
+                </div>
+              </Form.Item>
+            </Col>
+          )}
+        </Row>
+        <Button type="primary" htmlType="submit" size="large" block loading={busy} className="cw-login-submit">
+          {t('register.submit')}
+        </Button>
+      </Form>
+      <div className="cw-login-switch">
+        {t('register.haveAccount')} <Link to="/login">{t('register.loginLink')}</Link>
+      </div>
+    </LoginShell>
   );
 }

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { App, Checkbox, Col, Divider, Form, Input, Modal, Radio, Row, Select, Typography } from 'antd';
+import { App, Checkbox, Col, Divider, Form, Input, Radio, Row, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { areaCode, customerCode, customerPhone, registerPassword, userAccount } from '@coldwatch/contract';
 import { api } from '../../api/client';
-import { errorMessage } from '../../app/errors';
-import { CUSTOMER_CODE_FIELDS, EMAIL, cleanBody, codeField, fieldErrors, rules, zodRule } from './formRules';
+import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
+import { CUSTOMER_CODE_FIELDS, EMAIL, cleanBody, rules, serverFieldErrors, zodRule } from './formRules';
 import { CUSTOMER_STATUS, CUSTOMER_TYPES, ORG_TYPES, normaliseCustomer, type CustomerRow } from './customerTypes';
 
 interface Props {
@@ -43,7 +43,7 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
   const { t } = useTranslation('customer');
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  const { saving, submit: save } = useDialogSubmit(form, t, (e) => serverFieldErrors(e, FIELDS, CUSTOMER_CODE_FIELDS));
   const isNew = target === 'new';
   const [loadedId, setLoadedId] = useState<number | null>(null);
 
@@ -65,30 +65,23 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
     );
   }, [target, form]);
 
-  const submit = async () => {
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    const c = cleanBody({ ...v, notify: undefined, account: undefined, password: undefined, status: undefined });
-    const body: Record<string, unknown> = {
-      ...c,
-      shortName: c.shortName ?? '',
-      area: c.area ?? '',
-      areaCode: c.areaCode ?? '',
-      address: c.address ?? '',
-      contact: c.contact ?? '',
-      phone: c.phone ?? '',
-      email: c.email ?? '',
-      description: c.description ?? '',
-      notifyEmail: v.notify.includes('email'),
-      notifySms: v.notify.includes('sms'),
-    };
-    delete body.notify;
-    setSaving(true);
-    try {
+  const submit = () =>
+    save(async (v) => {
+      const c = cleanBody({ ...v, notify: undefined, account: undefined, password: undefined, status: undefined });
+      const body: Record<string, unknown> = {
+        ...c,
+        shortName: c.shortName ?? '',
+        area: c.area ?? '',
+        areaCode: c.areaCode ?? '',
+        address: c.address ?? '',
+        contact: c.contact ?? '',
+        phone: c.phone ?? '',
+        email: c.email ?? '',
+        description: c.description ?? '',
+        notifyEmail: v.notify.includes('email'),
+        notifySms: v.notify.includes('sms'),
+      };
+      delete body.notify;
       if (isNew) {
         const res = await api.post<any>('/service/customer/add', { ...body, account: v.account?.trim(), password: v.password });
         const partial = PARTIAL[Number(res?.code)];
@@ -101,36 +94,22 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
       }
       onDone();
       onClose();
-    } catch (e) {
-      const onFields = fieldErrors(e, FIELDS);
-      const mapped = onFields.length ? onFields : codeField(e, CUSTOMER_CODE_FIELDS);
-      if (mapped.length) {
-        form.setFields(mapped as any);
-        form.scrollToField(mapped[0].name as any, { block: 'center' });
-      }
-      else void message.error({ content: errorMessage(e, t), duration: 1 });
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   const req = (max?: number) => rules(t, { required: true, max });
   const opt = (max: number) => rules(t, { max });
 
   return (
-    <Modal
+    <FormDialog
       open={!!target}
       title={isNew ? t('form.addTitle') : t('form.editTitle')}
       width={760}
-      style={{ top: '8vh' }}
       okText={t('form.ok')}
       cancelText={t('form.cancel')}
-      confirmLoading={saving}
-      styles={{ body: { maxHeight: '72vh', overflowY: 'auto', overflowX: 'hidden', paddingInlineEnd: 4 } }}
-      onOk={() => void submit()}
+      saving={saving}
+      scrollBody
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
-      forceRender
     >
       <Form form={form} name="customerForm" layout="vertical" size="small" requiredMark>
         <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
@@ -245,6 +224,6 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
           </>
         )}
       </Form>
-    </Modal>
+    </FormDialog>
   );
 }

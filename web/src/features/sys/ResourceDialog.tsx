@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
-import { App, Col, Form, Input, InputNumber, Modal, Row, Select, Switch, TreeSelect, Typography } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { App, Col, Form, Input, InputNumber, Row, Select, Switch, TreeSelect, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ALL_FUNCS, resourceBody } from '@coldwatch/contract';
 import { api } from '../../api/client';
-import { errorMessage } from '../../app/errors';
+import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { useMenuTitle } from '../account/shared';
-import { MENU_CODE_FIELDS, codeField, fieldErrors, rules, zodRule } from './formRules';
+import { MENU_CODE_FIELDS, rules, serverFieldErrors, zodRule } from './formRules';
 import { subtreeIds, type ResourceNode } from './resourceTypes';
 
 interface Props {
@@ -41,7 +41,7 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
   const { message } = App.useApp();
   const menuTitle = useMenuTitle();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  const { saving, submit: save } = useDialogSubmit(form, t, (e) => serverFieldErrors(e, FIELDS, MENU_CODE_FIELDS));
   const editing = target?.node;
   const funcObject = Form.useWatch('funcObject', form);
 
@@ -63,29 +63,22 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
     }
   }, [target, form]);
 
-  const submit = async () => {
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    const body = {
-      parentId: v.parentId === (NONE as unknown) || v.parentId === undefined ? null : v.parentId,
-      code: v.code.trim(),
-      name: v.name.trim(),
-      url: (v.url ?? '').trim(),
-      icon: (v.icon ?? '').trim(),
-      hidden: !!v.hidden,
-      enabled: !!v.enabled,
-      visible: v.visible,
-      funcObject: v.funcObject === NONE ? null : v.funcObject,
-      extraCode: (v.extraCode ?? '').trim(),
-      accessLevel: v.accessLevel,
-      sort: v.sort ?? 0,
-    };
-    setSaving(true);
-    try {
+  const submit = () =>
+    save(async (v) => {
+      const body = {
+        parentId: v.parentId === (NONE as unknown) || v.parentId === undefined ? null : v.parentId,
+        code: v.code.trim(),
+        name: v.name.trim(),
+        url: (v.url ?? '').trim(),
+        icon: (v.icon ?? '').trim(),
+        hidden: !!v.hidden,
+        enabled: !!v.enabled,
+        visible: v.visible,
+        funcObject: v.funcObject === NONE ? null : v.funcObject,
+        extraCode: (v.extraCode ?? '').trim(),
+        accessLevel: v.accessLevel,
+        sort: v.sort ?? 0,
+      };
       if (editing) {
         await api.put('/service/resource/update', { ...body, id: editing.id });
         void message.success(t('msg.updated'));
@@ -95,34 +88,20 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
       }
       onDone();
       onClose();
-    } catch (e) {
-      const f = fieldErrors(e, FIELDS);
-      const all = f.length ? f : codeField(e, MENU_CODE_FIELDS);
-      if (all.length) {
-        form.setFields(all as any);
-        form.scrollToField(all[0].name as any, { block: 'center' });
-      }
-      else void message.error({ content: errorMessage(e, t), duration: 1 });
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   const fo = funcObject && funcObject !== NONE ? funcObject : null;
 
   return (
-    <Modal
+    <FormDialog
       open={!!target}
       title={editing ? t('form.editTitle') : t('form.addTitle')}
       width={680}
-      style={{ top: '8vh' }}
       okText={t('form.ok')}
       cancelText={t('form.cancel')}
-      confirmLoading={saving}
-      onOk={() => void submit()}
+      saving={saving}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
-      forceRender
     >
       <Form form={form} name="resourceForm" layout="vertical" size="small">
         <Row gutter={16}>
@@ -188,6 +167,6 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -54,6 +54,15 @@ export function codeField(e: unknown, map: Record<number, string>): { name: stri
   return f ? [{ name: f, errors: [e.message] }] : [];
 }
 
+/**
+ * Field errors of a failed save for a dialog: `fieldErrors` on the known fields, or else the
+ * field the §8 code names (`codeField`). [] when neither applies (the caller toasts).
+ */
+export function serverFieldErrors(e: unknown, known: readonly string[], codes: Record<number, string>): { name: string; errors: string[] }[] {
+  const f = fieldErrors(e, known);
+  return f.length ? f : codeField(e, codes);
+}
+
 /** Customer create: the administrator's e-mail and mobile are the customer's e-mail and phone (contract customer.ts). */
 export const CUSTOMER_CODE_FIELDS: Record<number, string> = { 406: 'code', 410: 'type', 416: 'account', 418: 'name', 420: 'code', 421: 'email', 422: 'phone' };
 export const USER_CODE_FIELDS: Record<number, string> = { 412: 'email', 414: 'status', 416: 'account', 417: 'name', 418: 'mobile', 419: 'email' };
