@@ -1,14 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_FUNCS } from '@coldwatch/contract';
-import { modules } from '../src/modules/index.js';
 import { hashPassword } from '../src/platform/auth/password.js';
 import { setup, PASSWORD, type TestCtx } from './helper.js';
 import { seedRecords, type Records } from '../src/modules/dm/records.fixture.js';
 import { createCustomerWithAdmin } from '../src/platform/seed/root.js';
 import { reachableFuncs } from '../src/platform/auth/funcs.js';
+import { knownParams, pathFor, plainSample, queryOf, recordRoutes, shapeOf, takesId, unwrap, type Walked } from './routes.js';
 
 /*
  * Tenant isolation, walked over EVERY route the modules register (DESIGN.md: "a test walks
@@ -26,24 +25,7 @@ import { reachableFuncs } from '../src/platform/auth/funcs.js';
  *    carrier (the positive control: the proxy scope is not simply empty).
  */
 
-interface Walked {
-  method: string;
-  url: string;
-  config: { public?: boolean; funcs?: string[]; stream?: boolean };
-  schema?: { querystring?: unknown; body?: unknown; params?: unknown };
-}
-const routes: Walked[] = [];
-for (let i = 0; i < modules.length; i++) {
-  const mod = modules[i];
-  modules[i] = (app, deps) => {
-    app.addHook('onRoute', (r: RouteOptions) => {
-      for (const method of [r.method].flat()) {
-        if (method !== 'HEAD') routes.push({ method, url: r.url, config: (r.config ?? {}) as Walked['config'], schema: r.schema as Walked['schema'] });
-      }
-    });
-    return mod(app, deps);
-  };
-}
+const routes = recordRoutes({ skipHead: true });
 
 /** Building, seeding two customers through the API and hashing passwords is slow on a busy two-core machine. */
 const SETUP_MS = 180_000;
@@ -111,30 +93,8 @@ const markers = () => ['Alpha', a.devNo, a.gatewaySn, a.sceneCode, a.secret, aSe
 
 // ---- deriving a call from a route -------------------------------------------------------
 
-/** zod 4 internals, read only to find an object's keys and a valid sample for a field. */
-const def = (s: any) => s?._zod?.def ?? s?.def;
-function unwrap(s: any): any {
-  let d = def(s);
-  while (d && ['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly'].includes(d.type)) d = def(d.innerType);
-  if (d?.type === 'pipe') return unwrap(d.in);
-  return d;
-}
-function shapeOf(s: any): Record<string, any> | undefined {
-  const d = unwrap(s);
-  if (d?.type === 'object') return typeof d.shape === 'function' ? d.shape() : d.shape;
-  if (d?.type === 'intersection') return { ...shapeOf(d.left), ...shapeOf(d.right) };
-  return undefined;
-}
-
 /** A's identifiers by parameter name; `id`-like names are tried with each of A's record ids. */
-function known(id: number): Record<string, unknown> {
-  const now = Date.now();
-  return {
-    id, ids: String(id), carrierId: a.carrierId, sceneId: a.sceneId, parentId: a.sceneId, gatewayId: a.gatewayId, sensorId: a.sensorId,
-    contactId: a.contactId, exceptionId: id, customerId: a.customerId, scopeId: a.customerId, deviceNo: a.devNo, devNo: a.devNo,
-    dev: a.devNo, sn: a.gatewaySn, code: a.sceneCode, sceneCode: a.sceneCode, start: now - 86_400_000, end: now, contactIds: [a.contactId],
-  };
-}
+const known = (id: number) => knownParams(a, id, true);
 /** Body fields B might fill honestly, so that writes get past validation and meet the scope checks. */
 const bodyDefaults: Record<string, unknown> = {
   name: 'Intruder', label: 'Intruder', devNo: 'INTRUDER9', sn: 'FFFFFFFFFFF0', phone: '13900000009', email: 'x@intruder.cn', tz: '+08:00',
@@ -154,15 +114,7 @@ function sample(s: any, key: string, id: number): unknown {
     case 'enum': return Object.values(d.entries)[0];
     case 'literal': return d.values[0];
     case 'union': return sample(d.options[0], key, id);
-    case 'number': {
-      // The smallest value the schema allows (a collection interval starts at 10 s), or 1.
-      const min = (d.checks ?? []).map((c: any) => def(c)).find((c: any) => c?.check === 'greater_than');
-      return min ? Math.max(Number(min.value) + (min.inclusive ? 0 : 1), 1) : 1;
-    }
-    case 'boolean': return true;
-    case 'array': return [];
-    case 'string': return 'x';
-    default: return undefined;
+    default: return plainSample(d);
   }
 }
 
@@ -180,11 +132,9 @@ function fill(schema: unknown, id: number, asQuery: boolean): Record<string, unk
 
 /** One injectable call per A id when the route takes an id; one call otherwise. */
 function callsFor(r: Walked) {
-  const takesId = /:(\w*id\w*)|\bids?\b/i.test(r.url) || ['querystring', 'body', 'params'].some((p) => /\bids?\b/.test(Object.keys(shapeOf((r.schema as any)?.[p]) ?? {}).join(' ')));
-  return (takesId ? aIds : [aIds[0]]).map((id) => {
-    const k = known(id);
-    const path = r.url.replace(/:(\w+)/g, (_m, name) => encodeURIComponent(String(name === 'type' ? 'zigbee_th' : (k[name] ?? id)))).replace(/\*$/, 'x');
-    const query = new URLSearchParams(Object.entries(fill(r.schema?.querystring, id, true)).map(([q, v]) => [q, String(v)])).toString();
+  return (takesId(r) ? aIds : [aIds[0]]).map((id) => {
+    const path = pathFor(r, known(id), id);
+    const query = queryOf(fill(r.schema?.querystring, id, true));
     const payload = r.method === 'GET' || r.method === 'DELETE' ? undefined : fill(r.schema?.body, id, false);
     return { method: r.method, url: query ? `${path}?${query}` : path, payload };
   });

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setup, type TestCtx } from '../../../test/helper.js';
-import { call, seedRecords, type Records } from './records.fixture.js';
+import { describe, expect, it } from 'vitest';
+import type { TestCtx } from '../../../test/helper.js';
+import { call, withTwoCustomers, type Records } from './records.fixture.js';
 
-/** Building the app and seeding two customers through the API can be slow on a busy two-core machine. */
-const SETUP_MS = 180_000;
 let t: TestCtx;
 let a: Records;
 let b: Records;
-beforeAll(async () => {
-  t = await setup();
-  a = await seedRecords(t, 'alpha', 'Alpha', 'A1');
-  b = await seedRecords(t, 'beta', 'Beta', 'B1');
-}, SETUP_MS);
-afterAll(() => t.close());
+withTwoCustomers((c) => ({ t, a, b } = c));
 
 describe('monitoring point detail', () => {
   it('shows the carrier, its zone, sensors with latest values and open exceptions', async () => {

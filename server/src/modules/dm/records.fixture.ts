@@ -1,4 +1,5 @@
-import type { TestCtx } from '../../../test/helper.js';
+import { afterAll, beforeAll } from 'vitest';
+import { setup, type TestCtx } from '../../../test/helper.js';
 
 /*
  * Test fixture shared by the record modules' tests and the isolation test: one customer's
@@ -53,3 +54,33 @@ export async function seedRecords(t: TestCtx, account: string, tag: string, snHe
     gatewayId: gw.id, gatewaySn, secret: gw.secret, sensorId: sensor.id, devNo,
   };
 }
+
+/** Building the app and seeding two customers through the API can be slow on a busy two-core machine. */
+export const SETUP_MS = 180_000;
+
+export interface TwoCustomers {
+  t: TestCtx;
+  /** Customer A's records (admin `alpha`). */
+  a: Records;
+  /** Customer B's records (admin `beta`). */
+  b: Records;
+}
+
+/**
+ * Registers the suite's beforeAll/afterAll: the app on a fresh database with records seeded for
+ * alpha and beta, handed to `ready` once built; closed after the suite.
+ */
+export function withTwoCustomers(ready: (c: TwoCustomers) => void): void {
+  let t: TestCtx;
+  beforeAll(async () => {
+    t = await setup();
+    const a = await seedRecords(t, 'alpha', 'Alpha', 'A1');
+    const b = await seedRecords(t, 'beta', 'Beta', 'B1');
+    ready({ t, a, b });
+  }, SETUP_MS);
+  afterAll(() => t.close());
+}
+
+/** A caller of the API in English returning the HTTP status with the answer's body, whatever its code. */
+export const requester = (ctx: () => TestCtx) => (cookie: string, method: string, url: string, payload?: unknown) =>
+  ctx().app.inject({ method: method as any, url, headers: { cookie, 'accept-language': 'en-US' }, payload: payload as any }).then((r) => ({ status: r.statusCode, ...r.json() }));

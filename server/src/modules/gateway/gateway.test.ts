@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setup, type TestCtx } from '../../../test/helper.js';
+import { describe, expect, it } from 'vitest';
+import type { TestCtx } from '../../../test/helper.js';
 import { verifyGatewaySecret } from '../../ingest/secret.js';
-import { call, seedRecords, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
 
-/** Building the app and seeding two customers through the API can be slow on a busy two-core machine. */
-const SETUP_MS = 180_000;
 let t: TestCtx;
 let a: Records;
 let b: Records;
-beforeAll(async () => {
-  t = await setup();
-  a = await seedRecords(t, 'alpha', 'Alpha', 'A1');
-  b = await seedRecords(t, 'beta', 'Beta', 'B1');
-}, SETUP_MS);
-afterAll(() => t.close());
-
-const req = (cookie: string, method: string, url: string, payload?: unknown) =>
-  t.app.inject({ method: method as any, url, headers: { cookie, 'accept-language': 'en-US' }, payload: payload as any }).then((r) => ({ status: r.statusCode, ...r.json() }));
+withTwoCustomers((c) => ({ t, a, b } = c));
+const req = requester(() => t);
 const hashOf = async (id: number) => (await t.db.one<{ secret_hash: string }>('SELECT secret_hash FROM gateway WHERE id = $1', [id]))!.secret_hash;
 
 describe('gateway rules (each passes and fails)', () => {

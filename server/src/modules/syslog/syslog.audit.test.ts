@@ -1,9 +1,8 @@
-import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modules } from '../index.js';
 import { hashPassword } from '../../platform/auth/password.js';
 import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
 import { seedRecords, type Records } from '../dm/records.fixture.js';
+import { def, knownParams, pathFor, plainSample, queryOf, recordRoutes, shapeOf, takesId, unwrap, type Walked } from '../../../test/routes.js';
 
 /*
  * Spec §3 system log, issue 3 "every mutation anywhere in the console writes time, module,
@@ -14,22 +13,7 @@ import { seedRecords, type Records } from '../dm/records.fixture.js';
  * must have added a system-log row of the caller with module, method and result 1.
  */
 
-interface Walked {
-  method: string;
-  url: string;
-  config: { public?: boolean; stream?: boolean };
-  schema?: { querystring?: unknown; body?: unknown; params?: unknown };
-}
-const routes: Walked[] = [];
-for (let i = 0; i < modules.length; i++) {
-  const mod = modules[i];
-  modules[i] = (app, deps) => {
-    app.addHook('onRoute', (r: RouteOptions) => {
-      for (const method of [r.method].flat()) routes.push({ method, url: r.url, config: (r.config ?? {}) as Walked['config'], schema: r.schema as Walked['schema'] });
-    });
-    return mod(app, deps);
-  };
-}
+const routes = recordRoutes();
 
 let t: TestCtx;
 let a: Records;
@@ -72,29 +56,8 @@ async function keepSignedIn() {
 
 // ---- deriving a call from a route (as in test/isolation.test.ts) ----------------------------
 
-const def = (s: any) => s?._zod?.def ?? s?.def;
-function unwrap(s: any): any {
-  let d = def(s);
-  while (d && ['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly'].includes(d.type)) d = def(d.innerType);
-  if (d?.type === 'pipe') return unwrap(d.in);
-  return d;
-}
-function shapeOf(s: any): Record<string, any> | undefined {
-  const d = unwrap(s);
-  if (d?.type === 'object') return typeof d.shape === 'function' ? d.shape() : d.shape;
-  if (d?.type === 'intersection') return { ...shapeOf(d.left), ...shapeOf(d.right) };
-  return undefined;
-}
-
 let serial = 0;
-function known(id: number): Record<string, unknown> {
-  const now = Date.now();
-  return {
-    id, ids: String(id), carrierId: a.carrierId, sceneId: a.sceneId, parentId: a.sceneId, gatewayId: a.gatewayId, sensorId: a.sensorId,
-    contactId: a.contactId, exceptionId: id, customerId: a.customerId, scopeId: a.customerId, deviceNo: a.devNo, devNo: a.devNo,
-    dev: a.devNo, start: now - 86_400_000, end: now, contactIds: [a.contactId],
-  };
-}
+const known = (id: number) => knownParams(a, id);
 /** Fresh, valid values, so that adds get past the uniqueness rules. */
 function bodyDefaults(): Record<string, unknown> {
   const n = ++serial;
@@ -128,14 +91,7 @@ function sample(s: any, key: string, id: number, defaults: Record<string, unknow
     case 'enum': return Object.values(d.entries).includes('normal') ? 'normal' : Object.values(d.entries)[0];
     case 'literal': return d.values[0];
     case 'union': return sample(d.options[0], key, id, defaults, body);
-    case 'number': {
-      const min = (d.checks ?? []).map((c: any) => def(c)).find((c: any) => c?.check === 'greater_than');
-      return min ? Math.max(Number(min.value) + (min.inclusive ? 0 : 1), 1) : 1;
-    }
-    case 'boolean': return true;
-    case 'array': return [];
-    case 'string': return 'x';
-    default: return undefined;
+    default: return plainSample(d);
   }
 }
 
@@ -154,12 +110,10 @@ function fill(schema: unknown, id: number, asQuery: boolean): Record<string, unk
 }
 
 function callsFor(r: Walked, skip: number[] = []) {
-  const takesId = /:(\w*id\w*)|\bids?\b/i.test(r.url) || ['querystring', 'body', 'params'].some((p) => /\bids?\b/.test(Object.keys(shapeOf((r.schema as any)?.[p]) ?? {}).join(' ')));
   const candidates = ids.filter((id) => !skip.includes(id));
-  return (takesId ? candidates : [candidates[0]]).map((id) => {
-    const k = known(id);
-    const path = r.url.replace(/:(\w+)/g, (_m, name) => encodeURIComponent(String(name === 'type' ? 'zigbee_th' : (k[name] ?? id)))).replace(/\*$/, 'x');
-    const query = new URLSearchParams(Object.entries(fill(r.schema?.querystring, id, true)).map(([q, v]) => [q, String(v)])).toString();
+  return (takesId(r) ? candidates : [candidates[0]]).map((id) => {
+    const path = pathFor(r, known(id), id);
+    const query = queryOf(fill(r.schema?.querystring, id, true));
     const payload = r.method === 'DELETE' ? undefined : fill(r.schema?.body, id, false);
     return { method: r.method, url: query ? `${path}?${query}` : path, payload };
   });
