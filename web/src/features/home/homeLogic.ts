@@ -1,4 +1,5 @@
 /** Pure helpers of the home widgets. */
+import type { ExceptionRow } from '../abnormal/types';
 
 export type CarrierState = 'normal' | 'abnormal' | 'stopped';
 
@@ -36,21 +37,11 @@ export function summariseCarriers(list: readonly MonitorCarrier[]): CarrierSumma
 /** Share of a part in a whole, as a whole percent (0 when the whole is 0). */
 export const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 100) : 0);
 
-/** A row of GET /service/exception/latest (the fields the widget shows). */
-export interface LatestException {
-  id: number;
-  carrierName: string | null;
-  devNo: string | null;
-  type: string;
-  category: string;
-  status: number;
-  ongoing: boolean;
-  startTs: number;
-  endTs: number | null;
-  durationS: number | null;
-  firstValue: number | null;
-  peakValue: number | null;
-}
+/** A row of GET /service/exception/latest: the exception row's fields the widget shows. */
+export type LatestException = Pick<
+  ExceptionRow,
+  'id' | 'carrierName' | 'devNo' | 'type' | 'category' | 'status' | 'ongoing' | 'startTs' | 'endTs' | 'durationS' | 'firstValue' | 'peakValue'
+>;
 
 const HOUR = 3_600_000;
 

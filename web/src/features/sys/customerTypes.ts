@@ -1,9 +1,8 @@
 import { toMs } from '../databoard/monitorState';
 
-/** Organisation types of spec §1. */
-export const ORG_TYPES = ['00', '01', '02', '03', '04', '05', '09'] as const;
+export { ORG_TYPES, CUSTOMER_STATUS } from '@coldwatch/contract';
+/** The contract's customer types in the dialog's order: the everyday choice first. */
 export const CUSTOMER_TYPES = ['customer', 'platform'] as const;
-export const CUSTOMER_STATUS = { cancelled: 0, active: 1 } as const;
 
 /** A row of GET /service/customer/page (and detail). */
 export interface CustomerRow {
