@@ -1,7 +1,7 @@
 /** The bench's database: the server's Db plus a raw COPY into `reading`, on PostgreSQL or PGlite. */
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { postgresDb, type Db } from '../../server/src/platform/db/client.js';
+import { pgliteFrom, pgliteParsers, postgresDb, type Db } from '../../server/src/platform/db/client.js';
 
 export interface BenchDb {
   db: Db;
@@ -63,16 +63,8 @@ export async function openBenchDb(): Promise<BenchDb> {
       close: () => db.close(),
     };
   }
-  const parsers = { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) };
-  const lite = await PGlite.create({ parsers });
-  const db: Db = {
-    kind: 'pglite',
-    query: async (t, p) => (await lite.query(t, p as any[])).rows as any[],
-    one: async (t, p) => (await lite.query(t, p as any[])).rows[0] as any,
-    tx: (fn) => lite.transaction((tx) => fn({ query: async (q, p) => (await tx.query(q, p as any[])).rows as any[] })),
-    exec: async (sql) => void (await lite.exec(sql)),
-    close: () => lite.close(),
-  };
+  const lite = await PGlite.create({ parsers: pgliteParsers });
+  const db: Db = pgliteFrom(lite);
   return {
     db,
     label: 'PGlite (in memory)',

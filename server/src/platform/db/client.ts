@@ -3,10 +3,14 @@ import type { PGlite } from '@electric-sql/pglite';
 
 /**
  * One small interface over both engines: node-postgres when DATABASE_URL is set, PGlite
- * otherwise. SQL is written once, in PostgreSQL, and runs on both.
+ * otherwise. SQL is written once, in PostgreSQL, and runs on both. CRUD code does not call
+ * `query` itself: it goes through the typed, tenant-scoped builders of `platform/db/kysely.ts`
+ * and `platform/db/scoped.ts`; hand-written SQL is for the hot path (docs/data-layer.md).
  */
 export interface Queryable {
   query<T = Record<string, any>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements without parameters (a migration file), on this connection or transaction. */
+  exec(sql: string): Promise<void>;
 }
 
 export interface Db extends Queryable {
@@ -14,8 +18,6 @@ export interface Db extends Queryable {
   one<T = Record<string, any>>(text: string, params?: unknown[]): Promise<T | undefined>;
   /** Runs fn in one transaction; rolls back if it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
-  /** Several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,16 +40,26 @@ export function postgresDb(url: string, max = 10): Db {
     },
     async tx(fn) {
       const client = await pool.connect();
+      // A checked-out client that loses its server emits 'error' on itself, not on the pool:
+      // unhandled, that would end the process. The failing query rejects as well, below.
+      let broken: Error | undefined;
+      const onError = (err: Error) => (broken = err);
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await fn({ query: async (t, p) => (await client.query(t, p as any[])).rows });
+        const result = await fn({
+          query: async (t, p) => (await client.query(t, p as any[])).rows,
+          exec: async (sql) => void (await client.query(sql)),
+        });
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((e: Error) => (broken ??= e));
         throw err;
       } finally {
-        client.release();
+        client.off('error', onError);
+        // A client whose connection failed is destroyed, never handed to the next caller.
+        client.release(broken ?? undefined);
       }
     },
     async exec(sql) {
@@ -60,14 +72,18 @@ export function postgresDb(url: string, max = 10): Db {
   return db;
 }
 
-const pgliteParsers = {
+export const pgliteParsers = {
   1700: (v: string) => Number(v),
   20: (v: string) => Number(v),
 };
 
 export async function pgliteDb(dataDir?: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const lite: PGlite = await PGlite.create(dataDir ? { dataDir, parsers: pgliteParsers } : { parsers: pgliteParsers });
+  return pgliteFrom(await PGlite.create(dataDir ? { dataDir, parsers: pgliteParsers } : { parsers: pgliteParsers }));
+}
+
+/** The Db over an open PGlite (the benchmark keeps the PGlite itself for COPY). */
+export function pgliteFrom(lite: PGlite): Db {
   return {
     kind: 'pglite',
     async query(text, params) {
@@ -78,7 +94,12 @@ export async function pgliteDb(dataDir?: string): Promise<Db> {
     },
     async tx(fn) {
       // PGlite is one connection: its transaction holds a mutex, so other queries wait.
-      return lite.transaction(async (t) => fn({ query: async (q, p) => (await t.query(q, p as any[])).rows as any[] }));
+      return lite.transaction(async (t) =>
+        fn({
+          query: async (q, p) => (await t.query(q, p as any[])).rows as any[],
+          exec: async (sql) => void (await t.exec(sql)),
+        }),
+      );
     },
     async exec(sql) {
       await lite.exec(sql);

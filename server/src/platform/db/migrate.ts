@@ -1,42 +1,66 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './client.js';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** Applies the numbered SQL files in migrations/ that this database has not seen, in order, each in a transaction. */
-export async function migrate(db: Db): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-  const done = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migration')).map((r) => r.name));
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
-  const applied: string[] = [];
-  for (const file of files) {
-    if (done.has(file)) continue;
-    const sql = await readFile(path.join(dir, file), 'utf8');
-    await db.tx(async (q) => {
-      for (const stmt of splitStatements(sql)) await q.query(stmt);
-      await q.query('INSERT INTO schema_migration(name) VALUES ($1)', [file]);
-    });
-    applied.push(file);
-  }
-  return applied;
+/** Key of the advisory lock that serialises migration runs: replicas starting together apply each file once. */
+const LOCK_KEY = 0x636f6c64; // 'cold'
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
 }
 
-/** Splits on semicolons at line ends, outside dollar-quoted bodies; our migrations keep to that form. */
-function splitStatements(sql: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let inDollar = false;
-  for (const line of sql.split('\n')) {
-    const stripped = line.replace(/--.*$/, '');
-    if ((stripped.match(/\$\$/g) ?? []).length % 2 === 1) inDollar = !inDollar;
-    cur += line + '\n';
-    if (!inDollar && stripped.trimEnd().endsWith(';')) {
-      if (cur.trim()) out.push(cur.trim());
-      cur = '';
-    }
+export class MigrationChecksumError extends Error {}
+
+const checksumOf = (sql: string) => createHash('sha256').update(sql.replace(/\r\n/g, '\n')).digest('hex');
+
+export async function migrationFiles(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
+  const names = (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name), 'utf8');
+      return { name, sql, checksum: checksumOf(sql) };
+    }),
+  );
+}
+
+/**
+ * Applies the numbered SQL files that this database has not seen, in order. Each file runs
+ * whole (the engine parses it: no statement splitter of ours) in its own transaction, under
+ * a transaction-level advisory lock, and records its SHA-256. A file that was applied and
+ * has changed since stops the start with a message naming it: an applied migration is
+ * history, and a change belongs in a new file.
+ */
+export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await db.exec(`ALTER TABLE schema_migration ADD COLUMN IF NOT EXISTS checksum text`);
+  const files = await migrationFiles(dir);
+  const applied: string[] = [];
+  for (const file of files) {
+    const done = await db.tx(async (q) => {
+      await q.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      const [row] = await q.query<{ checksum: string | null }>('SELECT checksum FROM schema_migration WHERE name = $1', [file.name]);
+      if (row) {
+        // Databases migrated before checksums were kept take the file as it is now.
+        if (row.checksum === null) await q.query('UPDATE schema_migration SET checksum = $2 WHERE name = $1', [file.name, file.checksum]);
+        else if (row.checksum !== file.checksum) {
+          throw new MigrationChecksumError(
+            `migration ${file.name} was changed after it was applied to this database (checksum ${row.checksum.slice(0, 12)}… recorded, ${file.checksum.slice(0, 12)}… on disk). ` +
+              'Restore the file as it was and put the change in a new numbered migration.',
+          );
+        }
+        return false;
+      }
+      await q.exec(file.sql);
+      await q.query('INSERT INTO schema_migration(name, checksum) VALUES ($1, $2)', [file.name, file.checksum]);
+      return true;
+    });
+    if (done) applied.push(file.name);
   }
-  if (cur.replace(/--.*$/gm, '').trim()) out.push(cur.trim());
-  return out;
+  return applied;
 }
