@@ -9,6 +9,8 @@ import type { PGlite } from '@electric-sql/pglite';
  */
 export interface Queryable {
   query<T = Record<string, any>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** The rows and the number of rows a statement inserted, updated or deleted (Kysely's results). */
+  run<T = Record<string, any>>(text: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
   /** Several statements without parameters (a migration file), on this connection or transaction. */
   exec(sql: string): Promise<void>;
 }
@@ -35,6 +37,10 @@ export function postgresDb(url: string, max = 10): Db {
     async query(text, params) {
       return (await pool.query(text, params as any[])).rows;
     },
+    async run(text, params) {
+      const r = await pool.query(text, params as any[]);
+      return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+    },
     async one(text, params) {
       return (await pool.query(text, params as any[])).rows[0];
     },
@@ -49,6 +55,10 @@ export function postgresDb(url: string, max = 10): Db {
         await client.query('BEGIN');
         const result = await fn({
           query: async (t, p) => (await client.query(t, p as any[])).rows,
+          run: async (t, p) => {
+            const r = await client.query(t, p as any[]);
+            return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+          },
           exec: async (sql) => void (await client.query(sql)),
         });
         await client.query('COMMIT');
@@ -89,6 +99,10 @@ export function pgliteFrom(lite: PGlite): Db {
     async query(text, params) {
       return (await lite.query(text, params as any[])).rows as any[];
     },
+    async run(text, params) {
+      const r = await lite.query(text, params as any[]);
+      return { rows: r.rows as any[], rowCount: r.affectedRows ?? 0 };
+    },
     async one(text, params) {
       return (await lite.query(text, params as any[])).rows[0] as any;
     },
@@ -97,6 +111,10 @@ export function pgliteFrom(lite: PGlite): Db {
       return lite.transaction(async (t) =>
         fn({
           query: async (q, p) => (await t.query(q, p as any[])).rows as any[],
+          run: async (q, p) => {
+            const r = await t.query(q, p as any[]);
+            return { rows: r.rows as any[], rowCount: r.affectedRows ?? 0 };
+          },
           exec: async (sql) => void (await t.exec(sql)),
         }),
       );

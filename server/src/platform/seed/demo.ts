@@ -330,11 +330,10 @@ function asDb(db: Db, q: Queryable): Db {
   return {
     kind: db.kind,
     query: (text, params) => q.query(text, params),
+    run: (text, params) => q.run(text, params),
     one: async (text, params) => (await q.query(text, params))[0] as any,
     tx: (fn) => fn(q),
-    exec: async (sql) => {
-      await q.query(sql);
-    },
+    exec: (sql) => q.exec(sql),
     close: async () => undefined,
   };
 }

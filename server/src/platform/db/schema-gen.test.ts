@@ -1,0 +1,8 @@
+import { describe, expect, it } from 'vitest';
+import { schemaFileIsCurrent } from './schema-gen.js';
+
+describe('generated row types', () => {
+  it('schema.gen.ts matches the migrated schema (else run `npm run db:types`)', async () => {
+    expect(await schemaFileIsCurrent()).toBe(true);
+  });
+});
