@@ -45,7 +45,7 @@ async function addProxy(account: string, governed: number): Promise<string> {
   const agency = await createCustomerWithAdmin(t.db, { name: `Agency ${account}`, code: `AG${account.toUpperCase()}`, account: `${account}admin`, password: PASSWORD });
   const role = await t.db.one<{ id: number }>(`INSERT INTO role (customer_id, name, level) VALUES ($1, 'Proxy', -1) RETURNING id`, [agency.customerId]);
   await t.db.query('INSERT INTO role_func (role_id, func) SELECT $1, unnest($2::text[])', [role!.id, reachableFuncs(-1, false)]);
-  await t.db.query('INSERT INTO role_proxy_customer (role_id, customer_id) VALUES ($1, $2)', [role!.id, governed]);
+  await t.db.query('INSERT INTO role_proxy_customer (role_id, governed_id) VALUES ($1, $2)', [role!.id, governed]);
   await t.addUser(agency.customerId, account, 'Proxy', -1);
   return t.login(account);
 }

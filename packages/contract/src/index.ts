@@ -8,3 +8,7 @@ export * from './menu.js';
 export * from './user.js';
 export * from './role.js';
 export * from './customer.js';
+export * from './api/route.js';
+export * from './api/carrier.js';
+export * from './api/device.js';
+export * from './api/history.js';

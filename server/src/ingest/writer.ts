@@ -13,6 +13,8 @@ export interface IngestResult {
 
 export interface Reject {
   sn: string;
+  /** The gateway's customer; null for an unknown gateway. */
+  customerId?: number | null;
   dev: string | null;
   reason: string;
   detail: string;
@@ -99,7 +101,7 @@ export class ReadingWriter {
       else if (r.ts > newest) reason = 'in_future';
       if (reason) {
         msg.result.rejected++;
-        batch.rejects.push({ sn: gw.sn, dev: r.dev, reason, detail: `ts=${r.ts}` });
+        batch.rejects.push({ sn: gw.sn, customerId: gw.customerId, dev: r.dev, reason, detail: `ts=${r.ts}` });
       } else {
         batch.items.push({ sensor: sensor!, r, msg, key: `${sensor!.id}:${r.ts}` });
       }
@@ -114,7 +116,7 @@ export class ReadingWriter {
     this.log.warn({ sn: reject.sn, reason: reject.reason, detail: reject.detail }, 'ingest: message rejected');
     const { batch, msg, promise } = this.enqueue(gw);
     msg.result.rejected = 1;
-    batch.rejects.push(reject);
+    batch.rejects.push({ ...reject, customerId: reject.customerId ?? gw?.customerId ?? null });
     this.schedule();
     return promise;
   }
@@ -330,7 +332,7 @@ export async function touchGateways(q: Queryable, ids: number[]) {
 
 export async function insertRejects(q: Queryable, rejects: Reject[]) {
   await q.query(
-    `INSERT INTO ingest_reject (gateway_sn, dev_no, reason, detail) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
-    [rejects.map((r) => r.sn), rejects.map((r) => r.dev), rejects.map((r) => r.reason), rejects.map((r) => r.detail.slice(0, 500))],
+    `INSERT INTO ingest_reject (gateway_sn, dev_no, reason, detail, customer_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])`,
+    [rejects.map((r) => r.sn), rejects.map((r) => r.dev), rejects.map((r) => r.reason), rejects.map((r) => r.detail.slice(0, 500)), rejects.map((r) => r.customerId ?? null)],
   );
 }

@@ -43,8 +43,22 @@ export interface GatewayEventMessage {
   ts: number;
 }
 
+/**
+ * Device credentials or ownership changed (a secret reset, a delete, an sn or number change,
+ * a customer cancelled): ingest forgets what it knew of them at once, and with `close` the
+ * embedded broker ends the open sessions of those gateways, so the next connect is judged
+ * anew. `customerId` alone means every device of that customer.
+ */
+export interface DirectoryEvent {
+  gateways?: string[];
+  sensors?: string[];
+  customerId?: number;
+  close?: boolean;
+}
+
 interface Events {
   reading: [LiveReading];
+  directory: [DirectoryEvent];
   gatewayEvent: [GatewayEventMessage];
   exception: [ExceptionEvent];
   deviceStatus: [DeviceStatusEvent];

@@ -1,49 +1,85 @@
-import { Code, sensorMeasuresHumidity, type CarrierBody, type SensorType } from '@coldwatch/contract';
-import type { Db, Queryable } from '../../platform/db/client.js';
-import { sceneWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { Code, sensorMeasuresHumidity, type CarrierBody, type CarrierRow, type SensorType } from '@coldwatch/contract';
+import type { Queryable } from '../../platform/db/client.js';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
+import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, paramError } from '../../platform/http/errors.js';
-import { inUse, likeParam, mapUnique, msCol, pageQuery, sameCustomer, sceneSubtree, scopedIds, scopedRow } from '../dm/records.js';
+import { idsInScope, inUse, limitOf, mapUnique, rowInScope, sameCustomer, subtreeIds } from '../dm/records.js';
 
-export const CARRIER_COLS = `c.id, c.name, c.type, c.status, c.alarm_on AS "alarmOn", c.mode,
-  c.scene_id AS "sceneId", s.label AS "sceneLabel", s.code AS "sceneCode",
-  c.customer_id AS "customerId", cu.name AS "customerName",
-  c.temp_min AS "tempMin", c.temp_max AS "tempMax", c.hum_min AS "humMin", c.hum_max AS "humMax",
-  (SELECT count(*)::int FROM sensor x WHERE x.carrier_id = c.id) AS "sensorCount",
-  ${msCol('c.created_at', 'createdAt')}`;
-export const CARRIER_FROM = 'carrier c JOIN scene s ON s.id = c.scene_id JOIN customer cu ON cu.id = c.customer_id';
+type From = DB & { c: DB['carrier']; s: DB['scene']; cu: DB['customer'] };
 
-export interface CarrierFilter {
-  iDisplayStart: number;
-  iDisplayLength: number;
+/** The carrier columns every carrier answer starts from (list, detail, board). */
+export function carrierSelect(k: Kysely<DB>) {
+  return k
+    .selectFrom('carrier as c')
+    .innerJoin('scene as s', 's.id', 'c.scene_id')
+    .innerJoin('customer as cu', 'cu.id', 'c.customer_id')
+    .select((eb) => [
+      'c.id',
+      'c.name',
+      'c.type',
+      'c.status',
+      'c.alarm_on as alarmOn',
+      'c.mode',
+      'c.scene_id as sceneId',
+      's.label as sceneLabel',
+      's.code as sceneCode',
+      'c.customer_id as customerId',
+      'cu.name as customerName',
+      'c.temp_min as tempMin',
+      'c.temp_max as tempMax',
+      'c.hum_min as humMin',
+      'c.hum_max as humMax',
+      countOf(eb.selectFrom('sensor as x').whereRef('x.carrier_id', '=', 'c.id')).as('sensorCount'),
+      msOf('c.created_at').as('createdAt'),
+    ]);
+}
+
+export interface CarrierFilter extends PageInput {
   type?: number;
   sceneId?: number;
   name?: string;
   status?: number;
 }
 
-export function page(db: Db, scope: Scope, f: CarrierFilter) {
-  const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'c.customer_id', params), sceneWhere(scope, 'c.scene_id', params)];
-  if (f.type) where.push(`c.type = $${params.push(f.type)}`);
-  if (f.status) where.push(`c.status = $${params.push(f.status)}`);
-  // A scene filter covers the scene's whole subtree: picking a building shows its rooms' carriers.
-  if (f.sceneId) where.push(`c.scene_id IN ${sceneSubtree(`$${params.push(f.sceneId)}`)}`);
-  if (f.name) where.push(`c.name ILIKE $${params.push(likeParam(f.name))}`);
-  return pageQuery(db, { select: CARRIER_COLS, from: CARRIER_FROM, where, orderBy: 'c.id' }, params, f);
+/** The filters the list and the board share; a scene filter covers the scene's whole subtree. */
+export async function carrierFilter(k: Kysely<DB>, scope: Scope, f: Omit<CarrierFilter, keyof PageInput>) {
+  const sub = f.sceneId ? await subtreeIds(k, f.sceneId) : undefined;
+  return (eb: ExpressionBuilder<From, 'c'>) => {
+    const and = [limitOf(eb, scope, 'carrier', 'c')];
+    if (f.type) and.push(eb('c.type', '=', f.type));
+    if (f.status) and.push(eb('c.status', '=', f.status));
+    if (sub) and.push(sub.length ? eb('c.scene_id', 'in', sub) : eb.val(false));
+    if (f.name) and.push(eb('c.name', 'ilike', contains(f.name)));
+    return eb.and(and);
+  };
 }
 
-export async function detail(db: Db, scope: Scope, id: number) {
-  const params: unknown[] = [id];
-  const row = await db.one(`SELECT ${CARRIER_COLS} FROM ${CARRIER_FROM} WHERE c.id = $1 AND ${scopeWhere(scope, 'c.customer_id', params)} AND ${sceneWhere(scope, 'c.scene_id', params)}`,
-    params,
-  );
+const SORTABLE = { name: 'c.name', type: 'c.type', status: 'c.status', createdAt: 'c.created_at' };
+
+export async function page(q: Queryable, scope: Scope, f: CarrierFilter) {
+  const k = scoped(q, scope);
+  const where = await carrierFilter(k, scope, f);
+  return paged(carrierSelect(k).where(where), f, { sortable: SORTABLE, by: 'c.id' });
+}
+
+export async function detail(q: Queryable, scope: Scope, id: number) {
+  const k = scoped(q, scope);
+  const row: CarrierRow | undefined = await carrierSelect(k)
+    .where('c.id', '=', id)
+    .where((eb) => limitOf(eb, scope, 'carrier', 'c'))
+    .executeTakeFirst();
   if (!row) return undefined;
-  const contacts = await db.query(
-    `SELECT k.id, k.name, k.phone, k.email, k.alarm_level AS "alarmLevel" FROM carrier_contact cc JOIN contact k ON k.id = cc.contact_id
-      WHERE cc.carrier_id = $1 ORDER BY k.id`,
-    [id],
-  );
-  return { ...row, contactIds: contacts.map((k) => k.id), contacts };
+  const contacts = await k
+    .selectFrom('carrier_contact as cc')
+    .innerJoin('contact as ct', 'ct.id', 'cc.contact_id')
+    .select(['ct.id', 'ct.name', 'ct.phone', 'ct.email', 'ct.alarm_level as alarmLevel'])
+    .where('cc.carrier_id', '=', id)
+    .orderBy('ct.id')
+    .execute();
+  return { ...row, contactIds: contacts.map((c) => c.id), contacts };
 }
 
 /**
@@ -53,10 +89,10 @@ export async function detail(db: Db, scope: Scope, id: number) {
  * sensors may hold a zone for the devices still to come. Called inside the write's
  * transaction, after the change, so it judges the state the write would leave.
  */
-export async function checkHumidityZone(q: Queryable, carrierId: number, field: string) {
-  const [c] = await q.query<{ hum_min: number | null }>('SELECT hum_min FROM carrier WHERE id = $1', [carrierId]);
+export async function checkHumidityZone(k: Kysely<DB>, carrierId: number, field: string) {
+  const c = await k.selectFrom('carrier').select('hum_min').where('id', '=', carrierId).executeTakeFirst();
   if (!c || c.hum_min === null) return;
-  const types = (await q.query<{ type: SensorType }>('SELECT type FROM sensor WHERE carrier_id = $1', [carrierId])).map((r) => r.type);
+  const types = (await k.selectFrom('sensor').select('type').where('carrier_id', '=', carrierId).execute()).map((r) => r.type as SensorType);
   const climate = types.filter((t) => t !== 'gas' && t !== 'magnet');
   if (climate.length > 0 && !climate.some(sensorMeasuresHumidity)) {
     throw paramError('errors.rule.humidityOnThermometer', { [field]: 'errors.rule.humidityOnThermometer' });
@@ -65,68 +101,72 @@ export async function checkHumidityZone(q: Queryable, carrierId: number, field: 
 
 const nameExists = () => conflict(Code.NAME_EXISTS, 'errors.exists.name');
 
-async function checkRefs(q: Queryable, scope: Scope, body: CarrierBody, customerId?: number) {
-  const scene = await scopedRow(q, scope, 'scene', body.sceneId);
+async function checkRefs(k: Kysely<DB>, scope: Scope, body: CarrierBody, customerId?: number) {
+  const scene = await rowInScope(k, scope, 'scene', body.sceneId);
   if (customerId !== undefined) sameCustomer(scene, customerId, 'scene');
   const owner = customerId ?? scene.customer_id;
-  if (body.contactIds.length) for (const k of await scopedIds(q, scope, 'contact', body.contactIds)) sameCustomer(k, owner, 'contact');
+  if (body.contactIds.length) for (const c of await idsInScope(k, scope, 'contact', body.contactIds)) sameCustomer(c, owner, 'contact');
   return owner;
 }
 
-async function checkName(q: Queryable, customerId: number, name: string, exceptId = 0) {
-  const dup = await q.query('SELECT 1 FROM carrier WHERE customer_id = $1 AND name = $2 AND id <> $3', [customerId, name, exceptId]);
-  if (dup.length) throw nameExists();
+async function checkName(k: Kysely<DB>, customerId: number, name: string, exceptId = 0) {
+  const dup = await k.selectFrom('carrier').select('id').where('customer_id', '=', customerId).where('name', '=', name).where('id', '<>', exceptId).executeTakeFirst();
+  if (dup) throw nameExists();
 }
 
-async function setContacts(q: Queryable, carrierId: number, customerId: number, contactIds: number[]) {
-  await q.query('DELETE FROM carrier_contact WHERE carrier_id = $1', [carrierId]);
+async function setContacts(k: Kysely<DB>, carrierId: number, customerId: number, contactIds: number[]) {
+  await k.deleteFrom('carrier_contact').where('carrier_id', '=', carrierId).execute();
   if (contactIds.length) {
-    await q.query(
-      'INSERT INTO carrier_contact(carrier_id, contact_id, customer_id) SELECT $1, unnest($2::int[]), $3 ON CONFLICT DO NOTHING',
-      [carrierId, contactIds, customerId],
-    );
+    await k
+      .insertInto('carrier_contact')
+      .values([...new Set(contactIds)].map((contact_id) => ({ carrier_id: carrierId, contact_id, customer_id: customerId })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 }
 
+const columns = (b: CarrierBody) => ({
+  scene_id: b.sceneId,
+  name: b.name,
+  type: b.type,
+  status: b.status,
+  alarm_on: b.alarmOn,
+  temp_min: b.tempMin,
+  temp_max: b.tempMax,
+  hum_min: b.humMin,
+  hum_max: b.humMax,
+});
+
 export async function add(q: Queryable, scope: Scope, b: CarrierBody) {
-  const customerId = await checkRefs(q, scope, b);
-  await checkName(q, customerId, b.name);
-  const [row] = await mapUnique(
-    () =>
-      q.query<{ id: number }>(
-        `INSERT INTO carrier(customer_id, scene_id, name, type, status, alarm_on, temp_min, temp_max, hum_min, hum_max)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-        [customerId, b.sceneId, b.name, b.type, b.status, b.alarmOn, b.tempMin, b.tempMax, b.humMin, b.humMax],
-      ),
-    { carrier_customer_id_name: nameExists() },
-  );
-  await setContacts(q, row.id, customerId, b.contactIds);
+  const k = scoped(q, scope);
+  const customerId = await checkRefs(k, scope, b);
+  await checkName(k, customerId, b.name);
+  const row = await mapUnique(() => k.insertInto('carrier').values({ customer_id: customerId, ...columns(b) }).returning('id').executeTakeFirstOrThrow(), {
+    carrier_customer_id_name: nameExists(),
+  });
+  await setContacts(k, row.id, customerId, b.contactIds);
   return { id: row.id };
 }
 
 export async function update(q: Queryable, scope: Scope, b: CarrierBody & { id: number }) {
-  const cur = await scopedRow(q, scope, 'carrier', b.id);
-  await checkRefs(q, scope, b, cur.customer_id);
-  await checkName(q, cur.customer_id, b.name, b.id);
-  await mapUnique(
-    () =>
-      q.query(
-        `UPDATE carrier SET scene_id = $2, name = $3, type = $4, status = $5, alarm_on = $6, temp_min = $7, temp_max = $8, hum_min = $9, hum_max = $10
-          WHERE id = $1`,
-        [b.id, b.sceneId, b.name, b.type, b.status, b.alarmOn, b.tempMin, b.tempMax, b.humMin, b.humMax],
-      ),
-    { carrier_customer_id_name: nameExists() },
-  );
-  await checkHumidityZone(q, b.id, 'humMin');
-  await setContacts(q, b.id, cur.customer_id, b.contactIds);
+  const k = scoped(q, scope);
+  const cur = await rowInScope(k, scope, 'carrier', b.id);
+  await checkRefs(k, scope, b, cur.customer_id);
+  await checkName(k, cur.customer_id, b.name, b.id);
+  await mapUnique(() => k.updateTable('carrier').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
+    carrier_customer_id_name: nameExists(),
+  });
+  await checkHumidityZone(k, b.id, 'humMin');
+  await setContacts(k, b.id, cur.customer_id, b.contactIds);
   return { id: b.id };
 }
 
 /** A carrier with sensors bound is refused: unbinding is a deliberate step, not a side effect of deleting. */
 export async function remove(q: Queryable, scope: Scope, ids: number[]) {
-  await scopedIds(q, scope, 'carrier', ids);
-  const bound = await q.query('SELECT 1 FROM sensor WHERE carrier_id = ANY($1::int[]) LIMIT 1', [ids]);
-  if (bound.length) throw inUse('carrier');
-  await q.query('DELETE FROM carrier WHERE id = ANY($1::int[])', [ids]);
-  return { deleted: ids.length };
+  const k = scoped(q, scope);
+  await idsInScope(k, scope, 'carrier', ids);
+  const bound = await k.selectFrom('sensor').select('id').where('carrier_id', 'in', ids).limit(1).executeTakeFirst();
+  if (bound) throw inUse('carrier');
+  const r = await k.deleteFrom('carrier').where('id', 'in', ids).executeTakeFirst();
+  return { deleted: Number(r.numDeletedRows) };
 }

@@ -265,7 +265,7 @@ describe('cancel, activate, delete', () => {
     await t.db.query(`INSERT INTO exception_record (customer_id, carrier_id, sensor_id, type, category, start_ts) VALUES ($1, $2, $3, 'data', 'temp_high', now())`, [id, rec.carrierId, rec.sensorId]);
     // A proxy role of another customer governing this one, and a proxy user switched into it.
     const role = await t.db.one<{ id: number }>(`INSERT INTO role (customer_id, name, level) VALUES ($1, 'Agents', -1) RETURNING id`, [t.tenants.b.customerId]);
-    await t.db.query('INSERT INTO role_proxy_customer (role_id, customer_id) VALUES ($1, $2)', [role!.id, id]);
+    await t.db.query('INSERT INTO role_proxy_customer (role_id, governed_id) VALUES ($1, $2)', [role!.id, id]);
     const agent = await t.addUser(t.tenants.b.customerId, 'deltaagent', 'Agents', -1);
     await t.db.query('UPDATE app_user SET proxy_customer_id = $2 WHERE id = $1', [agent, id]);
     await t.login(b.account);
@@ -314,7 +314,7 @@ describe('proxy customers and the switch', () => {
     agency = made.id;
     const role = await t.db.one<{ id: number }>(`INSERT INTO role (customer_id, name, level, type) VALUES ($1, 'Proxy', -1, 'normal') RETURNING id`, [agency]);
     await t.db.query(`INSERT INTO role_func (role_id, func) VALUES ($1, 'viewCarrier'), ($1, 'viewScene')`, [role!.id]);
-    await t.db.query('INSERT INTO role_proxy_customer (role_id, customer_id) VALUES ($1, $2)', [role!.id, t.tenants.b.customerId]);
+    await t.db.query('INSERT INTO role_proxy_customer (role_id, governed_id) VALUES ($1, $2)', [role!.id, t.tenants.b.customerId]);
     await t.addUser(agency, 'agent', 'Proxy', -1);
     proxy = await t.login('agent');
   });

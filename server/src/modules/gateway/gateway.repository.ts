@@ -1,116 +1,154 @@
+import type { Kysely } from 'kysely';
 import { Code, type GatewayBody } from '@coldwatch/contract';
-import type { Db, Queryable } from '../../platform/db/client.js';
-import { carrierWhere, scopeWhere, targetCustomer, type Scope } from '../../platform/auth/scope.js';
+import type { Queryable } from '../../platform/db/client.js';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { isTaken } from '../../platform/db/unique.js';
+import { contains, countOf, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
+import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { conflict } from '../../platform/http/errors.js';
 import { generateGatewaySecret, hashGatewaySecret } from '../../ingest/secret.js';
-import { inUse, likeParam, mapUnique, msCol, pageQuery, requireBoundWhenLimited, sameCustomer, scopedIds, scopedRow } from '../dm/records.js';
-import { SENSOR_LIVE_COLS } from '../dm/dm.repository.js';
+import { idsInScope, inUse, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
+import { sensorLiveSelect } from '../sensor/sensor.repository.js';
 
 /** Everything about a gateway but its secret hash, which never leaves the server. */
-const COLS = `g.id, g.sn, g.name, g.nickname, g.type, g.status, g.customer_id AS "customerId", cu.name AS "customerName",
-  g.carrier_id AS "carrierId", c.name AS "carrierName", ${msCol('g.last_seen_at', 'lastSeenAt')}, g.power, g.tcp, g.lte,
-  g.flight, g.ip, g.wan_ip AS "wanIp", g.lat, g.lng, g.tz,
-  (SELECT count(*)::int FROM sensor x WHERE x.gateway_id = g.id) AS "sensorCount", ${msCol('g.created_at', 'createdAt')}`;
-const FROM = 'gateway g JOIN customer cu ON cu.id = g.customer_id LEFT JOIN carrier c ON c.id = g.carrier_id';
+function gatewaySelect(k: Kysely<DB>) {
+  return k
+    .selectFrom('gateway as t')
+    .innerJoin('customer as cu', 'cu.id', 't.customer_id')
+    .leftJoin('carrier as c', 'c.id', 't.carrier_id')
+    .select((eb) => [
+      't.id',
+      't.sn',
+      't.name',
+      't.nickname',
+      't.type',
+      't.status',
+      't.customer_id as customerId',
+      'cu.name as customerName',
+      't.carrier_id as carrierId',
+      'c.name as carrierName',
+      msOrNull('t.last_seen_at').as('lastSeenAt'),
+      't.power',
+      't.tcp',
+      't.lte',
+      't.flight',
+      't.ip',
+      't.wan_ip as wanIp',
+      't.lat',
+      't.lng',
+      't.tz',
+      countOf(eb.selectFrom('sensor as x').whereRef('x.gateway_id', '=', 't.id')).as('sensorCount'),
+      msOf('t.created_at').as('createdAt'),
+    ]);
+}
 
-export interface GatewayFilter {
-  iDisplayStart: number;
-  iDisplayLength: number;
+export interface GatewayFilter extends PageInput {
   sn?: string;
   name?: string;
   status?: number;
   carrierId?: number;
 }
 
-export function page(db: Db, scope: Scope, f: GatewayFilter) {
-  const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'g.customer_id', params), carrierWhere(scope, 'g.carrier_id', params)];
-  if (f.sn) where.push(`g.sn ILIKE $${params.push(likeParam(f.sn))}`);
-  if (f.name) where.push(`(g.name ILIKE $${params.push(likeParam(f.name))} OR g.nickname ILIKE $${params.length})`);
-  if (f.status !== undefined) where.push(`g.status = $${params.push(f.status)}`);
-  if (f.carrierId) where.push(`g.carrier_id = $${params.push(f.carrierId)}`);
-  return pageQuery(db, { select: COLS, from: FROM, where, orderBy: 'g.id' }, params, f);
+const SORTABLE = { sn: 't.sn', name: 't.name', status: 't.status', lastSeenAt: 't.last_seen_at', createdAt: 't.created_at' };
+
+export function page(q: Queryable, scope: Scope, f: GatewayFilter) {
+  const query = gatewaySelect(scoped(q, scope)).where((eb) => {
+    const and = [limitOf(eb, scope, 'gateway')];
+    if (f.sn) and.push(eb('t.sn', 'ilike', contains(f.sn)));
+    if (f.name) and.push(eb.or([eb('t.name', 'ilike', contains(f.name)), eb('t.nickname', 'ilike', contains(f.name))]));
+    if (f.status !== undefined) and.push(eb('t.status', '=', f.status));
+    if (f.carrierId) and.push(eb('t.carrier_id', '=', f.carrierId));
+    return eb.and(and);
+  });
+  return paged(query, f, { sortable: SORTABLE, by: 't.id' });
 }
 
-export async function detail(db: Db, scope: Scope, id: number) {
-  const params: unknown[] = [id];
-  return db.one(`SELECT ${COLS} FROM ${FROM} WHERE g.id = $1 AND ${scopeWhere(scope, 'g.customer_id', params)} AND ${carrierWhere(scope, 'g.carrier_id', params)}`, params);
+export function detail(q: Queryable, scope: Scope, id: number) {
+  return gatewaySelect(scoped(q, scope))
+    .where('t.id', '=', id)
+    .where((eb) => limitOf(eb, scope, 'gateway'))
+    .executeTakeFirst();
 }
 
 /** The gateway with the sensors that report through it and their latest values. */
-export async function withSensors(db: Db, scope: Scope, id: number) {
-  const gateway = await detail(db, scope, id);
+export async function withSensors(q: Queryable, scope: Scope, id: number) {
+  const gateway = await detail(q, scope, id);
   if (!gateway) return undefined;
-  const params: unknown[] = [id];
-  const sensors = await db.query(
-    `SELECT ${SENSOR_LIVE_COLS} FROM sensor x JOIN gateway g ON g.id = x.gateway_id
-      WHERE x.gateway_id = $1 AND ${carrierWhere(scope, 'x.carrier_id', params)} ORDER BY x.id`,
-    params,
-  );
+  const sensors = await sensorLiveSelect(scoped(q, scope))
+    .where('x.gateway_id', '=', id)
+    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .orderBy('x.id')
+    .execute();
   return { ...gateway, sensors };
 }
 
 /** Spec §8 warning "gateway MAC already exists": the sn is the MAC and unique on the platform (device protocol). */
 const snExists = () => conflict(Code.CODE_EXISTS, 'errors.exists.gateway');
 
+/** The sn is unique across customers; the unique index decides in the end (mapUnique). */
 async function checkSn(q: Queryable, sn: string, exceptId = 0) {
-  if ((await q.query('SELECT 1 FROM gateway WHERE sn = $1 AND id <> $2', [sn, exceptId])).length) throw snExists();
+  if (await isTaken(q, 'gateway', sn, exceptId)) throw snExists();
 }
 
-async function checkCarrier(q: Queryable, scope: Scope, carrierId: number | null, customerId: number) {
+async function checkCarrier(k: Kysely<DB>, scope: Scope, carrierId: number | null, customerId: number) {
   requireBoundWhenLimited(scope, carrierId);
-  if (carrierId) sameCustomer(await scopedRow(q, scope, 'carrier', carrierId), customerId, 'carrier');
+  if (carrierId) sameCustomer(await rowInScope(k, scope, 'carrier', carrierId), customerId, 'carrier');
 }
 
-/** Enrolls a gateway and issues its MQTT/HTTP secret; only the hash is kept, so the answer is the one time it is shown. */
+/** Enrols a gateway and issues its MQTT/HTTP secret; only the hash is kept, so the answer is the one time it is shown. */
 export async function add(q: Queryable, scope: Scope, b: GatewayBody & { customerId?: number }) {
+  const k = scoped(q, scope);
   const customerId = targetCustomer(scope, b.customerId);
-  await checkCarrier(q, scope, b.carrierId, customerId);
+  await checkCarrier(k, scope, b.carrierId, customerId);
   await checkSn(q, b.sn);
   const secret = generateGatewaySecret();
-  const [row] = await mapUnique(
+  const row = await mapUnique(
     () =>
-      q.query<{ id: number }>(
-        `INSERT INTO gateway(customer_id, sn, name, nickname, type, carrier_id, tz, secret_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [customerId, b.sn, b.name, b.nickname, b.type, b.carrierId, b.tz, hashGatewaySecret(secret)],
-      ),
+      k
+        .insertInto('gateway')
+        .values({ customer_id: customerId, sn: b.sn, name: b.name, nickname: b.nickname, type: b.type, carrier_id: b.carrierId, tz: b.tz, secret_hash: hashGatewaySecret(secret) })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
     { gateway_sn: snExists() },
   );
   return { id: row.id, sn: b.sn, secret };
 }
 
+/** Returns the sn before the change too: an sn change ends the sessions under the old one. */
 export async function update(q: Queryable, scope: Scope, b: GatewayBody & { id: number }) {
-  const cur = await scopedRow(q, scope, 'gateway', b.id);
-  await checkCarrier(q, scope, b.carrierId, cur.customer_id);
+  const k = scoped(q, scope);
+  await rowInScope(k, scope, 'gateway', b.id);
+  const cur = await k.selectFrom('gateway').select(['sn', 'customer_id']).where('id', '=', b.id).forUpdate().executeTakeFirstOrThrow();
+  await checkCarrier(k, scope, b.carrierId, cur.customer_id);
   await checkSn(q, b.sn, b.id);
   await mapUnique(
     () =>
-      q.query('UPDATE gateway SET sn = $2, name = $3, nickname = $4, type = $5, carrier_id = $6, tz = $7 WHERE id = $1', [
-        b.id,
-        b.sn,
-        b.name,
-        b.nickname,
-        b.type,
-        b.carrierId,
-        b.tz,
-      ]),
+      k
+        .updateTable('gateway')
+        .set({ sn: b.sn, name: b.name, nickname: b.nickname, type: b.type, carrier_id: b.carrierId, tz: b.tz })
+        .where('id', '=', b.id)
+        .where('customer_id', '=', cur.customer_id)
+        .execute(),
     { gateway_sn: snExists() },
   );
-  return { id: b.id };
+  return { id: b.id, oldSn: cur.sn };
 }
 
 /** A new secret replaces the old at once: a gateway still using the old one is refused from now on. */
 export async function resetSecret(q: Queryable, scope: Scope, id: number) {
-  await scopedRow(q, scope, 'gateway', id);
+  const k = scoped(q, scope);
+  await rowInScope(k, scope, 'gateway', id);
   const secret = generateGatewaySecret();
-  const [row] = await q.query<{ sn: string }>('UPDATE gateway SET secret_hash = $2 WHERE id = $1 RETURNING sn', [id, hashGatewaySecret(secret)]);
+  const row = await k.updateTable('gateway').set({ secret_hash: hashGatewaySecret(secret) }).where('id', '=', id).returning('sn').executeTakeFirstOrThrow();
   return { id, sn: row.sn, secret };
 }
 
-/** Sensors reference their gateway (NOT NULL): they must move or go first. */
+/** Sensors reference their gateway (NOT NULL): they must move or go first. Returns the deleted sns. */
 export async function remove(q: Queryable, scope: Scope, ids: number[]) {
-  await scopedIds(q, scope, 'gateway', ids);
-  if ((await q.query('SELECT 1 FROM sensor WHERE gateway_id = ANY($1::int[]) LIMIT 1', [ids])).length) throw inUse('gateway');
-  await q.query('DELETE FROM gateway WHERE id = ANY($1::int[])', [ids]);
-  return { deleted: ids.length };
+  const k = scoped(q, scope);
+  await idsInScope(k, scope, 'gateway', ids);
+  if (await k.selectFrom('sensor').select('id').where('gateway_id', 'in', ids).limit(1).executeTakeFirst()) throw inUse('gateway');
+  const gone = await k.deleteFrom('gateway').where('id', 'in', ids).returning('sn').execute();
+  return { deleted: gone.length, sns: gone.map((g) => g.sn) };
 }

@@ -1,8 +1,13 @@
-import { sensorMeasuresHumidity, type SensorType } from '@coldwatch/contract';
+import { sensorMeasuresHumidity, type HistoryPoint, type SensorType } from '@coldwatch/contract';
 import type { Db } from '../../platform/db/client.js';
-import { carrierWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
-import { msCol } from '../dm/records.js';
-import { r2 } from '../dm/dm.repository.js';
+import { scoped } from '../../platform/db/scoped.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import { limitOf } from '../dm/records.js';
+
+// The reading queries below are the hot path, written as SQL (docs/data-layer.md): the sensor is
+// found in the caller's scope first, and every reading query is by that sensor's id.
+const msCol = (col: string, as: string) => `(extract(epoch from ${col}) * 1000)::bigint AS "${as}"`;
+const r2 = (col: string, as: string) => `round(${col}::numeric, 2)::float8 AS "${as}"`;
 
 const POINT_COLS = `${msCol('ts', 'ts')}, ${r2('temp', 'temp')}, ${r2('hum', 'hum')}, ${r2('volt', 'volt')}, rssi, lqi, ${r2('gas', 'gas')}, door`;
 
@@ -28,13 +33,14 @@ export interface HistoryArgs {
  * the answer stays within maxPoints (2 rows per measured value per bucket at most).
  */
 export async function history(db: Db, scope: Scope, a: HistoryArgs) {
-  const params: unknown[] = [a.deviceNo];
-  const sensor = await db.one<{ id: number; type: SensorType; tempMin: number | null; tempMax: number | null; humMin: number | null; humMax: number | null }>(
-    `SELECT x.id, x.type, c.temp_min AS "tempMin", c.temp_max AS "tempMax", c.hum_min AS "humMin", c.hum_max AS "humMax"
-       FROM sensor x LEFT JOIN carrier c ON c.id = x.carrier_id
-      WHERE x.dev_no = $1 AND ${scopeWhere(scope, 'x.customer_id', params)} AND ${carrierWhere(scope, 'x.carrier_id', params)}`,
-    params,
-  );
+  const sensor = await scoped(db, scope)
+    .selectFrom('sensor as x')
+    .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
+    .select(['x.id', 'x.type', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
+    .where('x.dev_no', '=', a.deviceNo)
+    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .executeTakeFirst()
+    .then((r) => r && { ...r, type: r.type as SensorType });
   if (!sensor) return undefined;
   const range = [sensor.id, new Date(a.start), new Date(a.end)];
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3', range);
@@ -42,7 +48,7 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
   const base = { deviceNo: a.deviceNo, type: sensor.type, total: n, zone };
 
   if (n <= a.maxPoints) {
-    const points = await db.query(`SELECT ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts`, range);
+    const points = await db.query<HistoryPoint>(`SELECT ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts`, range);
     return { ...base, points, downsampled: false };
   }
 
@@ -53,7 +59,7 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
   const picks = kinds.flatMap((k) =>
     ['ASC', 'DESC'].map((dir) => `(SELECT DISTINCT ON (b) * FROM r WHERE ${k} IS NOT NULL ORDER BY b, ${k} ${dir}, ts)`),
   );
-  const points = await db.query(
+  const points = await db.query<HistoryPoint>(
     `WITH r AS MATERIALIZED (
        SELECT ts, temp, hum, volt, rssi, lqi, gas, door, floor((extract(epoch from ts) * 1000 - $4) / $5)::int AS b
          FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3)

@@ -81,7 +81,7 @@ export async function detail(q: Queryable, scope: Scope, id: number): Promise<Ro
     ...row,
     funcs: await col('SELECT func AS v FROM role_func WHERE role_id = $1 ORDER BY func'),
     resourceIds: await col('SELECT resource_id AS v FROM role_resource WHERE role_id = $1 ORDER BY resource_id'),
-    proxyCustomerIds: await col('SELECT customer_id AS v FROM role_proxy_customer WHERE role_id = $1 ORDER BY customer_id'),
+    proxyCustomerIds: await col('SELECT governed_id AS v FROM role_proxy_customer WHERE role_id = $1 ORDER BY governed_id'),
     sceneIds: await col('SELECT scene_id AS v FROM role_scene WHERE role_id = $1 ORDER BY scene_id'),
   };
 }
@@ -123,6 +123,6 @@ export async function update(q: Queryable, id: number, w: RoleWrite): Promise<vo
 async function writeLinks(q: Queryable, id: number, w: RoleWrite) {
   if (w.funcs.length) await q.query('INSERT INTO role_func (role_id, func) SELECT $1, unnest($2::text[])', [id, [...new Set(w.funcs)]]);
   if (w.resourceIds.length) await q.query('INSERT INTO role_resource (role_id, resource_id) SELECT $1, unnest($2::int[])', [id, [...new Set(w.resourceIds)]]);
-  if (w.proxyCustomerIds.length) await q.query('INSERT INTO role_proxy_customer (role_id, customer_id) SELECT $1, unnest($2::int[])', [id, [...new Set(w.proxyCustomerIds)]]);
+  if (w.proxyCustomerIds.length) await q.query('INSERT INTO role_proxy_customer (role_id, governed_id) SELECT $1, unnest($2::int[])', [id, [...new Set(w.proxyCustomerIds)]]);
   if (w.sceneIds.length) await q.query('INSERT INTO role_scene (role_id, scene_id) SELECT $1, unnest($2::int[])', [id, [...new Set(w.sceneIds)]]);
 }

@@ -1,19 +1,50 @@
+import { sql, type Kysely } from 'kysely';
 import { Code, type SensorBody, type SensorType } from '@coldwatch/contract';
-import type { Db, Queryable } from '../../platform/db/client.js';
-import { carrierWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import type { Queryable } from '../../platform/db/client.js';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { isTaken } from '../../platform/db/unique.js';
+import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
+import type { Scope } from '../../platform/auth/scope.js';
 import { conflict } from '../../platform/http/errors.js';
-import { likeParam, mapUnique, msCol, pageQuery, requireBoundWhenLimited, sameCustomer, scopedIds, scopedRow } from '../dm/records.js';
-import { SENSOR_LIVE_COLS } from '../dm/dm.repository.js';
+import { idsInScope, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 
-const COLS = `${SENSOR_LIVE_COLS}, x.description, x.sample_interval AS "sampleInterval", x.customer_id AS "customerId",
-  cu.name AS "customerName", c.name AS "carrierName", g.name AS "gatewayName", ${msCol('x.created_at', 'createdAt')}`;
-const FROM = `sensor x JOIN gateway g ON g.id = x.gateway_id JOIN customer cu ON cu.id = x.customer_id
-  LEFT JOIN carrier c ON c.id = x.carrier_id`;
+/** Stored readings are `real`: round to the two decimals the devices send, so 4.52 is not 4.5199999. */
+const r2 = (ref: string) => sql<number | null>`round(${sql.ref(ref)}::numeric, 2)::float8`;
 
-export interface SensorFilter {
-  iDisplayStart: number;
-  iDisplayLength: number;
+/** A sensor (alias x) with its gateway (g) and the latest values ingest keeps on the sensor row. */
+export function sensorLiveSelect(k: Kysely<DB>) {
+  return k
+    .selectFrom('sensor as x')
+    .innerJoin('gateway as g', 'g.id', 'x.gateway_id')
+    .select([
+      'x.id',
+      'x.dev_no as devNo',
+      sql<SensorType>`x.type`.as('type'),
+      'x.status',
+      'x.carrier_id as carrierId',
+      'x.gateway_id as gatewayId',
+      'g.sn as gatewaySn',
+      msOrNull('x.last_ts').as('lastTs'),
+      r2('x.last_temp').as('temp'),
+      r2('x.last_hum').as('hum'),
+      r2('x.last_volt').as('volt'),
+      'x.last_rssi as rssi',
+      'x.last_lqi as lqi',
+      r2('x.last_gas').as('gas'),
+      'x.last_door as door',
+    ]);
+}
+
+function sensorSelect(k: Kysely<DB>) {
+  return sensorLiveSelect(k)
+    .innerJoin('customer as cu', 'cu.id', 'x.customer_id')
+    .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
+    .select(['x.description', 'x.sample_interval as sampleInterval', 'x.customer_id as customerId', 'cu.name as customerName', 'c.name as carrierName', 'g.name as gatewayName', msOf('x.created_at').as('createdAt')]);
+}
+
+export interface SensorFilter extends PageInput {
   devNo?: string;
   type?: SensorType;
   status?: number;
@@ -22,32 +53,39 @@ export interface SensorFilter {
   bound?: boolean;
 }
 
-export function page(db: Db, scope: Scope, f: SensorFilter) {
-  const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'x.customer_id', params), carrierWhere(scope, 'x.carrier_id', params)];
-  if (f.devNo) where.push(`x.dev_no ILIKE $${params.push(likeParam(f.devNo))}`);
-  if (f.type) where.push(`x.type = $${params.push(f.type)}`);
-  if (f.status !== undefined) where.push(`x.status = $${params.push(f.status)}`);
-  if (f.gatewayId) where.push(`x.gateway_id = $${params.push(f.gatewayId)}`);
-  if (f.carrierId) where.push(`x.carrier_id = $${params.push(f.carrierId)}`);
-  if (f.bound !== undefined) where.push(f.bound ? 'x.carrier_id IS NOT NULL' : 'x.carrier_id IS NULL');
-  return pageQuery(db, { select: COLS, from: FROM, where, orderBy: 'x.id' }, params, f);
+const SORTABLE = { devNo: 'x.dev_no', type: 'x.type', status: 'x.status', lastTs: 'x.last_ts', createdAt: 'x.created_at' };
+
+export function page(q: Queryable, scope: Scope, f: SensorFilter) {
+  const query = sensorSelect(scoped(q, scope)).where((eb) => {
+    const and = [limitOf(eb, scope, 'sensor', 'x')];
+    if (f.devNo) and.push(eb('x.dev_no', 'ilike', contains(f.devNo)));
+    if (f.type) and.push(eb('x.type', '=', f.type));
+    if (f.status !== undefined) and.push(eb('x.status', '=', f.status));
+    if (f.gatewayId) and.push(eb('x.gateway_id', '=', f.gatewayId));
+    if (f.carrierId) and.push(eb('x.carrier_id', '=', f.carrierId));
+    if (f.bound !== undefined) and.push(eb('x.carrier_id', f.bound ? 'is not' : 'is', null));
+    return eb.and(and);
+  });
+  return paged(query, f, { sortable: SORTABLE, by: 'x.id' });
 }
 
-export async function detail(db: Db, scope: Scope, id: number) {
-  const params: unknown[] = [id];
-  return db.one(`SELECT ${COLS} FROM ${FROM} WHERE x.id = $1 AND ${scopeWhere(scope, 'x.customer_id', params)} AND ${carrierWhere(scope, 'x.carrier_id', params)}`, params);
+export function detail(q: Queryable, scope: Scope, id: number) {
+  return sensorSelect(scoped(q, scope))
+    .where('x.id', '=', id)
+    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .executeTakeFirst();
 }
 
 /** Sensors of one type in scope, for pickers (spec §7 `/service/sensor/lst/{type}`). */
-export async function listOfType(db: Db, scope: Scope, type: SensorType) {
-  const params: unknown[] = [type];
-  return db.query(
-    `SELECT x.id, x.dev_no AS "devNo", x.type, x.status, x.carrier_id AS "carrierId", c.name AS "carrierName", x.gateway_id AS "gatewayId"
-       FROM sensor x LEFT JOIN carrier c ON c.id = x.carrier_id
-      WHERE x.type = $1 AND ${scopeWhere(scope, 'x.customer_id', params)} AND ${carrierWhere(scope, 'x.carrier_id', params)} ORDER BY x.dev_no`,
-    params,
-  );
+export function listOfType(q: Queryable, scope: Scope, type: SensorType) {
+  return scoped(q, scope)
+    .selectFrom('sensor as x')
+    .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
+    .select(['x.id', 'x.dev_no as devNo', sql<SensorType>`x.type`.as('type'), 'x.status', 'x.carrier_id as carrierId', 'c.name as carrierName', 'x.gateway_id as gatewayId'])
+    .where('x.type', '=', type)
+    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .orderBy('x.dev_no')
+    .execute();
 }
 
 /** Device numbers are unique on the whole platform (device protocol): ingest finds a reading's sensor by it alone. */
@@ -57,59 +95,54 @@ const numberExists = () => conflict(Code.CODE_EXISTS, 'errors.exists.number');
  * The sensor's customer is its gateway's; a carrier it is bound to must be the same customer's
  * (spec §5 "selected devices must belong to the same customer").
  */
-async function checkRefs(q: Queryable, scope: Scope, b: SensorBody, customerId?: number) {
+async function checkRefs(k: Kysely<DB>, scope: Scope, b: SensorBody, customerId?: number) {
   requireBoundWhenLimited(scope, b.carrierId);
-  const gateway = await scopedRow(q, scope, 'gateway', b.gatewayId);
+  const gateway = await rowInScope(k, scope, 'gateway', b.gatewayId);
   if (customerId !== undefined) sameCustomer(gateway, customerId, 'gateway');
   const owner = customerId ?? gateway.customer_id;
-  if (b.carrierId) sameCustomer(await scopedRow(q, scope, 'carrier', b.carrierId), owner, 'carrier');
+  if (b.carrierId) sameCustomer(await rowInScope(k, scope, 'carrier', b.carrierId), owner, 'carrier');
   return owner;
 }
 
-async function checkNumber(q: Queryable, devNo: string, exceptId = 0) {
-  if ((await q.query('SELECT 1 FROM sensor WHERE dev_no = $1 AND id <> $2', [devNo, exceptId])).length) throw numberExists();
-}
+const columns = (b: SensorBody) => ({
+  dev_no: b.devNo,
+  type: b.type,
+  description: b.description,
+  gateway_id: b.gatewayId,
+  carrier_id: b.carrierId,
+  sample_interval: b.sampleInterval,
+});
 
 export async function add(q: Queryable, scope: Scope, b: SensorBody) {
-  const customerId = await checkRefs(q, scope, b);
-  await checkNumber(q, b.devNo);
-  const [row] = await mapUnique(
-    () =>
-      q.query<{ id: number }>(
-        `INSERT INTO sensor(customer_id, dev_no, type, description, gateway_id, carrier_id, sample_interval) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-        [customerId, b.devNo, b.type, b.description, b.gatewayId, b.carrierId, b.sampleInterval],
-      ),
-    { sensor_dev_no: numberExists() },
-  );
-  if (b.carrierId) await checkHumidityZone(q, b.carrierId, 'carrierId');
+  const k = scoped(q, scope);
+  const customerId = await checkRefs(k, scope, b);
+  if (await isTaken(q, 'sensor', b.devNo)) throw numberExists();
+  const row = await mapUnique(() => k.insertInto('sensor').values({ customer_id: customerId, ...columns(b) }).returning('id').executeTakeFirstOrThrow(), {
+    sensor_dev_no: numberExists(),
+  });
+  if (b.carrierId) await checkHumidityZone(k, b.carrierId, 'carrierId');
   return { id: row.id };
 }
 
+/** Returns the number before the change: ingest forgets both. */
 export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: number }) {
-  const cur = await scopedRow(q, scope, 'sensor', b.id);
-  await checkRefs(q, scope, b, cur.customer_id);
-  await checkNumber(q, b.devNo, b.id);
-  await mapUnique(
-    () =>
-      q.query('UPDATE sensor SET dev_no = $2, type = $3, description = $4, gateway_id = $5, carrier_id = $6, sample_interval = $7 WHERE id = $1', [
-        b.id,
-        b.devNo,
-        b.type,
-        b.description,
-        b.gatewayId,
-        b.carrierId,
-        b.sampleInterval,
-      ]),
-    { sensor_dev_no: numberExists() },
-  );
-  if (b.carrierId) await checkHumidityZone(q, b.carrierId, 'carrierId');
-  return { id: b.id };
+  const k = scoped(q, scope);
+  const cur = await rowInScope(k, scope, 'sensor', b.id);
+  const before = await k.selectFrom('sensor').select('dev_no').where('id', '=', b.id).forUpdate().executeTakeFirstOrThrow();
+  await checkRefs(k, scope, b, cur.customer_id);
+  if (await isTaken(q, 'sensor', b.devNo, b.id)) throw numberExists();
+  await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
+    sensor_dev_no: numberExists(),
+  });
+  if (b.carrierId) await checkHumidityZone(k, b.carrierId, 'carrierId');
+  return { id: b.id, oldDevNo: before.dev_no };
 }
 
 /** Readings stay until retention removes them; the alarm hand-over row would point at nothing, so it goes. */
 export async function remove(q: Queryable, scope: Scope, ids: number[]) {
-  await scopedIds(q, scope, 'sensor', ids);
-  await q.query('DELETE FROM alarm_queue WHERE sensor_id = ANY($1::int[])', [ids]);
-  await q.query('DELETE FROM sensor WHERE id = ANY($1::int[])', [ids]);
-  return { deleted: ids.length };
+  const k = scoped(q, scope);
+  await idsInScope(k, scope, 'sensor', ids);
+  await k.deleteFrom('alarm_queue').where('sensor_id', 'in', ids).execute();
+  const gone = await k.deleteFrom('sensor').where('id', 'in', ids).returning('dev_no').execute();
+  return { deleted: gone.length, devNos: gone.map((s) => s.dev_no) };
 }

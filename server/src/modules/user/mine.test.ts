@@ -97,7 +97,7 @@ describe('info, me and page info', () => {
 
   it('a proxy sees the customers it governs in switchScope', async () => {
     const [{ id: roleId }] = await t.db.query<{ id: number }>(`INSERT INTO role (customer_id, name, level, type) VALUES ($1, 'Agent', -1, 'normal') RETURNING id`, [t.tenants.a.customerId]);
-    await t.db.query('INSERT INTO role_proxy_customer (role_id, customer_id) VALUES ($1, $2)', [roleId, t.tenants.b.customerId]);
+    await t.db.query('INSERT INTO role_proxy_customer (role_id, governed_id) VALUES ($1, $2)', [roleId, t.tenants.b.customerId]);
     await t.addUser(t.tenants.a.customerId, 'agent1', 'Agent', -1);
     const cookie = await t.login('agent1');
     const info = (await call('GET', '/service/mine/info', cookie)).json().result;

@@ -136,7 +136,7 @@ export async function detail(db: Queryable, scope: Scope, id: number) {
 export async function switchScope(db: Queryable, userId: number, currentCustomerId: number) {
   const rows = await db.query<{ id: number; name: string; code: string }>(
     `SELECT DISTINCT c.id, c.name, c.code FROM user_role ur JOIN role r ON r.id = ur.role_id
-       JOIN role_proxy_customer rpc ON rpc.role_id = r.id JOIN customer c ON c.id = rpc.customer_id
+       JOIN role_proxy_customer rpc ON rpc.role_id = r.id JOIN customer c ON c.id = rpc.governed_id
       WHERE ur.user_id = $1 AND r.status = 1 AND c.status = 1 ORDER BY c.id`,
     [userId],
   );

@@ -122,7 +122,7 @@ async function derive(q: Queryable, scope: Scope, b: UserAddBody | UserUpdateBod
 
   let proxyCustomerId: number | null = null;
   if (b.proxyCustomerId) {
-    const governed = await q.query('SELECT 1 FROM role_proxy_customer WHERE role_id = ANY($1::int[]) AND customer_id = $2', [roleIds, b.proxyCustomerId]);
+    const governed = await q.query('SELECT 1 FROM role_proxy_customer WHERE role_id = ANY($1::int[]) AND governed_id = $2', [roleIds, b.proxyCustomerId]);
     if (userType !== USER_TYPE.proxy || !governed.length) throw fail('errors.user.proxyCustomer');
     proxyCustomerId = b.proxyCustomerId;
   }

@@ -38,8 +38,8 @@ export async function userFuncs(q: Queryable, userId: number, userType: number):
 /** The customers a proxy user governs: the union of its active proxy roles' customers (spec §6 role level -1). */
 export async function governedCustomers(q: Queryable, userId: number): Promise<number[]> {
   const rows = await q.query<{ customer_id: number }>(
-    `SELECT DISTINCT rpc.customer_id FROM user_role ur JOIN role r ON r.id = ur.role_id
-       JOIN role_proxy_customer rpc ON rpc.role_id = r.id JOIN customer c ON c.id = rpc.customer_id
+    `SELECT DISTINCT rpc.governed_id AS customer_id FROM user_role ur JOIN role r ON r.id = ur.role_id
+       JOIN role_proxy_customer rpc ON rpc.role_id = r.id JOIN customer c ON c.id = rpc.governed_id
       WHERE ur.user_id = $1 AND r.status = 1 AND c.status = 1`,
     [userId],
   );

@@ -38,6 +38,13 @@ export function registerEnvelope(app: FastifyInstance) {
     if (err.validation) {
       const details: Record<string, string> = {};
       for (const v of err.validation as any[]) {
+        const issue = v.params?.issue;
+        if (issue?.code === 'unrecognized_keys') {
+          // A field outside the schema: named, so the caller knows what to drop.
+          const at = (issue.path ?? []).join('.');
+          for (const key of issue.keys ?? []) details[at ? `${at}.${key}` : key] = translate('errors.rule.unknownField', locale);
+          continue;
+        }
         const field = String(v.instancePath ?? v.params?.issue?.path?.join('.') ?? '').replace(/^\//, '').replace(/\//g, '.') || 'body';
         details[field] = translate(normaliseZodMessage(v.message), locale);
       }
@@ -61,6 +68,8 @@ export function registerEnvelope(app: FastifyInstance) {
 }
 
 function sendError(reply: FastifyReply, status: number, code: number, msg: string, details?: Record<string, string>) {
+  // A failure is not the route's answer: it skips the route's response schema.
+  reply.serializer(JSON.stringify);
   return reply.status(status).send({ state: { code, msg }, result: details ? { errors: details } : null });
 }
 

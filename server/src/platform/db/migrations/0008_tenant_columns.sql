@@ -33,6 +33,25 @@ ALTER TABLE shortcut ADD COLUMN customer_id integer REFERENCES customer(id) ON D
 UPDATE shortcut x SET customer_id = u.customer_id FROM app_user u WHERE u.id = x.user_id;
 ALTER TABLE shortcut ALTER COLUMN customer_id SET NOT NULL;
 
+-- A link row's customer is its parent's, always: derived on insert, so it can never disagree.
+CREATE FUNCTION customer_of_role() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  NEW.customer_id := (SELECT customer_id FROM role WHERE id = NEW.role_id);
+  RETURN NEW;
+END $fn$;
+CREATE FUNCTION customer_of_user() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  NEW.customer_id := (SELECT customer_id FROM app_user WHERE id = NEW.user_id);
+  RETURN NEW;
+END $fn$;
+CREATE TRIGGER role_proxy_customer_owner BEFORE INSERT OR UPDATE ON role_proxy_customer FOR EACH ROW EXECUTE FUNCTION customer_of_role();
+CREATE TRIGGER role_func_owner BEFORE INSERT OR UPDATE ON role_func FOR EACH ROW EXECUTE FUNCTION customer_of_role();
+CREATE TRIGGER role_resource_owner BEFORE INSERT OR UPDATE ON role_resource FOR EACH ROW EXECUTE FUNCTION customer_of_role();
+CREATE TRIGGER role_scene_owner BEFORE INSERT OR UPDATE ON role_scene FOR EACH ROW EXECUTE FUNCTION customer_of_role();
+CREATE TRIGGER user_role_owner BEFORE INSERT OR UPDATE ON user_role FOR EACH ROW EXECUTE FUNCTION customer_of_user();
+CREATE TRIGGER user_scene_owner BEFORE INSERT OR UPDATE ON user_scene FOR EACH ROW EXECUTE FUNCTION customer_of_user();
+CREATE TRIGGER shortcut_owner BEFORE INSERT OR UPDATE ON shortcut FOR EACH ROW EXECUTE FUNCTION customer_of_user();
+
 -- Known once the QR code is confirmed by a signed-in user.
 ALTER TABLE login_qr ADD COLUMN customer_id integer REFERENCES customer(id) ON DELETE CASCADE;
 UPDATE login_qr x SET customer_id = u.customer_id FROM app_user u WHERE u.id = x.user_id;

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { carrierBody, carrierUpdateBody } from '../schemas.js';
+import { SENSOR_TYPES } from '../enums.js';
+import { deletedResult, id, idParams, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
+
+/** Carriers (monitoring points, spec §3) and the live board of the databoard (spec §2). */
+
+const carrierType = z.coerce.number().int().min(1).max(7);
+
+export const carrierRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  type: z.number().int(),
+  status: z.number().int(),
+  alarmOn: z.boolean(),
+  mode: z.string(),
+  sceneId: z.number().int(),
+  sceneLabel: z.string(),
+  sceneCode: z.string(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  tempMin: z.number().nullable(),
+  tempMax: z.number().nullable(),
+  humMin: z.number().nullable(),
+  humMax: z.number().nullable(),
+  sensorCount: z.number().int(),
+  createdAt: ms,
+});
+export type CarrierRow = z.infer<typeof carrierRow>;
+
+export const contactBrief = z.object({ id: z.number().int(), name: z.string(), phone: z.string(), email: z.string(), alarmLevel: z.number().int() });
+
+/** Where a value stands against its zone; null without a value or a zone. */
+export const rangeStateSchema = z.enum(['normal', 'high', 'low']).nullable();
+/** Carrier exception state of spec §4. */
+export const carrierState = z.enum(['normal', 'abnormal', 'stopped']);
+
+export const liveSensor = z.object({
+  id: z.number().int(),
+  devNo: z.string(),
+  type: z.enum(SENSOR_TYPES),
+  status: z.number().int(),
+  carrierId: z.number().int().nullable(),
+  gatewayId: z.number().int(),
+  gatewaySn: z.string(),
+  lastTs: ms.nullable(),
+  temp: z.number().nullable(),
+  hum: z.number().nullable(),
+  volt: z.number().nullable(),
+  rssi: z.number().nullable(),
+  lqi: z.number().nullable(),
+  gas: z.number().nullable(),
+  door: z.number().nullable(),
+  tempState: rangeStateSchema,
+  humState: rangeStateSchema,
+  inRange: z.boolean(),
+});
+export type LiveSensor = z.infer<typeof liveSensor>;
+
+export const carrierZone = z.object({ tempMin: z.number().nullable(), tempMax: z.number().nullable(), humMin: z.number().nullable(), humMax: z.number().nullable() });
+
+export const carrierDevices = z.object({
+  carrier: carrierRow.extend({ state: carrierState }),
+  zone: carrierZone,
+  sensors: z.array(liveSensor),
+  gateways: z.array(
+    z.object({ id: z.number().int(), sn: z.string(), name: z.string(), type: z.string(), status: z.number().int(), lastSeenAt: ms.nullable(), power: z.string().nullable() }),
+  ),
+  openExceptions: z.number().int(),
+});
+export type CarrierDevices = z.infer<typeof carrierDevices>;
+
+export const monitorCarrier = carrierRow.extend({ openExceptions: z.number().int(), state: carrierState, sensors: z.array(liveSensor) });
+export type MonitorCarrier = z.infer<typeof monitorCarrier>;
+
+const tag = 'carrier';
+export const carrierApi = {
+  page: route({
+    method: 'GET',
+    path: '/service/carrier/page',
+    tag,
+    summary: 'Carriers of the caller\'s scope, paged; a scene filter covers its subtree',
+    query: pageQuery(
+      { type: carrierType.optional(), sceneId: id.optional(), name: z.string().trim().max(50).optional(), status: z.coerce.number().int().min(1).max(5).optional() },
+      ['name', 'type', 'status', 'createdAt'],
+    ),
+    result: pageOf(carrierRow),
+  }),
+  detail: route({
+    method: 'GET',
+    path: '/service/carrier/detail',
+    tag,
+    summary: 'One carrier with its zones and contacts',
+    query: idQuery,
+    result: carrierRow.extend({ contactIds: z.array(z.number().int()), contacts: z.array(contactBrief) }),
+  }),
+  atom: route({ method: 'GET', path: '/service/atomCarrier/:id', tag, summary: 'One carrier with its bound devices and their latest values', params: idParams, result: carrierDevices }),
+  add: route({ method: 'POST', path: '/service/carrier/add', tag, summary: 'Create a carrier', body: carrierBody, result: idResult }),
+  update: route({ method: 'PUT', path: '/service/carrier/update', tag, summary: 'Change a carrier', body: carrierUpdateBody, result: idResult }),
+  del: route({ method: 'DELETE', path: '/service/carrier/del', tag, summary: 'Delete carriers that hold no devices', query: idsQuery, result: deletedResult }),
+};
+
+export const dmApi = {
+  mpDetail: route({
+    method: 'GET',
+    path: '/service/dm/mpDetail',
+    tag: 'dm',
+    summary: 'Monitoring-point detail: a carrier, its zone, devices and open exceptions',
+    query: z.object({ carrierId: id }),
+    result: carrierDevices,
+  }),
+  monitorList: route({
+    method: 'GET',
+    path: '/service/dm/monitorList',
+    tag: 'dm',
+    summary: 'Every carrier of a scene with its live sensors, for the device monitor board',
+    query: z.object({ sceneId: id.optional(), type: carrierType.optional(), name: z.string().trim().max(50).optional() }),
+    result: z.array(monitorCarrier),
+  }),
+};

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { gatewayAddBody, gatewayUpdateBody, sensorBody, sensorUpdateBody } from '../schemas.js';
+import { SENSOR_TYPES } from '../enums.js';
+import { liveSensor } from './carrier.js';
+import { deletedResult, id, idParams, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
+
+/** Gateways and sensors of spec §3. */
+
+const deviceStatus = z.coerce.number().int().min(0).max(2);
+
+export const gatewayRow = z.object({
+  id: z.number().int(),
+  sn: z.string(),
+  name: z.string(),
+  nickname: z.string(),
+  type: z.string(),
+  status: z.number().int(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  carrierId: z.number().int().nullable(),
+  carrierName: z.string().nullable(),
+  lastSeenAt: ms.nullable(),
+  power: z.string().nullable(),
+  tcp: z.boolean().nullable(),
+  lte: z.boolean().nullable(),
+  flight: z.boolean().nullable(),
+  ip: z.string().nullable(),
+  wanIp: z.string().nullable(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  tz: z.string(),
+  sensorCount: z.number().int(),
+  createdAt: ms,
+});
+export type GatewayRow = z.infer<typeof gatewayRow>;
+
+/** The one time a gateway's secret is shown: at enrolment and at a reset. */
+export const gatewaySecret = z.object({ id: z.number().int(), sn: z.string(), secret: z.string() });
+
+export const sensorRow = liveSensor.omit({ tempState: true, humState: true, inRange: true }).extend({
+  description: z.string(),
+  sampleInterval: z.number().int(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  carrierName: z.string().nullable(),
+  gatewayName: z.string(),
+  createdAt: ms,
+});
+export type SensorRow = z.infer<typeof sensorRow>;
+
+const flag = z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true'));
+
+export const gatewayApi = {
+  page: route({
+    method: 'GET',
+    path: '/service/gateway/page',
+    tag: 'gateway',
+    summary: 'Gateways of the caller\'s scope, paged',
+    query: pageQuery(
+      { sn: z.string().trim().max(30).optional(), name: z.string().trim().max(50).optional(), status: deviceStatus.optional(), carrierId: id.optional() },
+      ['sn', 'name', 'status', 'lastSeenAt', 'createdAt'],
+    ),
+    result: pageOf(gatewayRow),
+  }),
+  detail: route({ method: 'GET', path: '/service/gateway/detail', tag: 'gateway', summary: 'One gateway (never its secret)', query: idQuery, result: gatewayRow }),
+  withSensors: route({
+    method: 'GET',
+    path: '/service/gateway/:id',
+    tag: 'gateway',
+    summary: 'One gateway with the sensors that report through it',
+    params: idParams,
+    result: gatewayRow.extend({ sensors: z.array(liveSensor.omit({ tempState: true, humState: true, inRange: true })) }),
+  }),
+  add: route({ method: 'POST', path: '/service/gateway/add', tag: 'gateway', summary: 'Enrol a gateway; the answer shows its secret once', body: gatewayAddBody, result: gatewaySecret }),
+  update: route({ method: 'PUT', path: '/service/gateway/update', tag: 'gateway', summary: 'Change a gateway', body: gatewayUpdateBody, result: idResult }),
+  resetSecret: route({
+    method: 'POST',
+    path: '/service/gateway/resetSecret',
+    tag: 'gateway',
+    summary: 'Issue a new secret; the old one is refused at once and open sessions are closed',
+    query: idQuery,
+    result: gatewaySecret,
+  }),
+  del: route({ method: 'DELETE', path: '/service/gateway/del', tag: 'gateway', summary: 'Delete gateways that carry no sensors', query: idsQuery, result: deletedResult }),
+};
+
+export const sensorApi = {
+  page: route({
+    method: 'GET',
+    path: '/service/sensor/page',
+    tag: 'sensor',
+    summary: 'Sensors of the caller\'s scope with their latest values, paged',
+    query: pageQuery(
+      {
+        devNo: z.string().trim().max(30).optional(),
+        type: z.enum(SENSOR_TYPES).optional(),
+        status: deviceStatus.optional(),
+        gatewayId: id.optional(),
+        carrierId: id.optional(),
+        bound: flag,
+      },
+      ['devNo', 'type', 'status', 'lastTs', 'createdAt'],
+    ),
+    result: pageOf(sensorRow),
+  }),
+  detail: route({ method: 'GET', path: '/service/sensor/detail', tag: 'sensor', summary: 'One sensor', query: idQuery, result: sensorRow }),
+  ofType: route({
+    method: 'GET',
+    path: '/service/sensor/lst/:type',
+    tag: 'sensor',
+    summary: 'Sensors of one type, for pickers',
+    params: z.object({ type: z.enum(SENSOR_TYPES, { error: 'errors.rule.sensorType' }) }),
+    result: z.array(
+      z.object({
+        id: z.number().int(),
+        devNo: z.string(),
+        type: z.enum(SENSOR_TYPES),
+        status: z.number().int(),
+        carrierId: z.number().int().nullable(),
+        carrierName: z.string().nullable(),
+        gatewayId: z.number().int(),
+      }),
+    ),
+  }),
+  add: route({ method: 'POST', path: '/service/sensor/add', tag: 'sensor', summary: 'Enrol a sensor', body: sensorBody, result: idResult }),
+  update: route({ method: 'PUT', path: '/service/sensor/update', tag: 'sensor', summary: 'Change a sensor', body: sensorUpdateBody, result: idResult }),
+  upt: route({ method: 'POST', path: '/service/sensor/upt', tag: 'sensor', summary: 'Change a sensor (the spec\'s name of update)', body: sensorUpdateBody, result: idResult }),
+  del: route({ method: 'DELETE', path: '/service/sensor/del', tag: 'sensor', summary: 'Delete sensors (their readings stay until retention)', query: idsQuery, result: deletedResult }),
+};

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { paging } from '../rules.js';
+
+/*
+ * The API as data: each operation of the console is one RouteDef, shared by the server
+ * (which registers it with its schemas, so that input is validated, the answer is
+ * serialised through `result` and the OpenAPI document shows both) and the web client
+ * (which calls it by the same object, so paths, parameters and answers are typed).
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteDef<
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: Method;
+  path: string;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  tag: string;
+  query?: Q;
+  body?: B;
+  params?: P;
+  /** The `result` of the envelope, or the whole answer when `raw`. */
+  result: R;
+  /** The answer is not the spec's envelope (device ingest, files, the live stream). */
+  raw?: 'json' | 'file' | 'stream';
+}
+
+export const route = <Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined, R extends z.ZodType = z.ZodType>(
+  d: RouteDef<Q, B, P, R>,
+) => d;
+
+/** What a call sends, by its definition: the web client's argument. */
+export type CallInput<D extends RouteDef> = (D['query'] extends z.ZodType ? { query: z.input<D['query']> } : { query?: undefined }) &
+  (D['body'] extends z.ZodType ? { body: z.input<D['body']> } : { body?: undefined }) &
+  (D['params'] extends z.ZodType ? { params: z.input<D['params']> } : { params?: undefined });
+
+/** What a call answers (the envelope's `result`). */
+export type Result<D extends RouteDef> = z.output<D['result']>;
+
+export const stateSchema = z.object({ code: z.number().int(), msg: z.string() });
+export const envelope = <R extends z.ZodType>(result: R) => z.object({ state: stateSchema, result });
+
+/** The answer of every `/page` call. */
+export const pageOf = <T extends z.ZodType>(row: T) =>
+  z.object({ total: z.number().int(), rows: z.array(row), iDisplayStart: z.number().int(), iDisplayLength: z.number().int() });
+
+/**
+ * The query of a `/page` call: spec paging, the module's filters, and an optional sort by one
+ * of `sortable` (a whitelist: the key names a column the server maps, never SQL).
+ */
+export function pageQuery<T extends z.ZodRawShape, S extends string = never>(filters: T, sortable: readonly S[] = []) {
+  const sort = sortable.length ? z.enum(sortable as unknown as [S, ...S[]], { error: 'errors.rule.sort' }).optional() : z.undefined().optional();
+  return z.object({ ...paging, ...filters, sort, order: z.enum(['asc', 'desc'], { error: 'errors.rule.sort' }).default('asc') });
+}
+
+export const id = z.coerce.number().int().positive().max(2_147_483_647);
+export const idQuery = z.object({ id });
+export const idParams = z.object({ id });
+
+/** `ids=1,2,3` of the spec's `/del?ids=` calls; ids beyond PostgreSQL's integer are refused, not truncated. */
+export const idsQuery = z.object({
+  ids: z
+    .string({ error: 'errors.selectAtLeastOne' })
+    .max(2000)
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean).map(Number))
+    .refine((a) => a.length > 0, { error: 'errors.selectAtLeastOne' })
+    .refine((a) => a.every((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647), { error: 'errors.rule.ids' }),
+});
+
+/** UTC milliseconds. */
+export const ms = z.number().int();
+/** `{id}` of a record just added or changed. */
+export const idResult = z.object({ id: z.number().int() });
+export const deletedResult = z.object({ deleted: z.number().int() });
+export const nothing = z.null();

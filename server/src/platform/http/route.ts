@@ -1,0 +1,62 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { envelope, type RouteDef } from '@coldwatch/contract';
+import type { ZApp } from '../../modules/index.js';
+import { ok } from './envelope.js';
+
+/** What the guard needs of a route (platform/auth/guard.ts). */
+export interface Access {
+  /** No session needed (login, captcha, registration). */
+  public?: boolean;
+  /** Function codes of spec §6 the caller must all hold. */
+  funcs?: string[];
+  /** An answer that stays open (SSE). */
+  stream?: boolean;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type RouteRequest<D extends RouteDef> = FastifyRequest<{
+  Querystring: Out<NonNullable<D['query']>>;
+  Body: Out<NonNullable<D['body']>>;
+  Params: Out<NonNullable<D['params']>>;
+}>;
+
+type Answer<D extends RouteDef> = D['raw'] extends 'file' | 'stream' ? unknown : z.input<D['result']>;
+
+/** A field outside the schema is refused with its name (HTTP 400), not silently dropped. */
+const strict = (s: z.ZodType) => (s instanceof z.ZodObject ? s.strict() : s);
+
+/**
+ * Registers one operation of the contract: method, path, input schemas, the answer's schema
+ * (wrapped in the envelope unless `raw`), its OpenAPI summary and tag, and the guard's
+ * access. The handler returns the `result`; the envelope is added here. The answer is
+ * serialised through its schema: a field the schema does not name never leaves the server,
+ * and an answer that does not match it is an error (a failing test), not a silent leak.
+ */
+export function serve<D extends RouteDef>(
+  app: ZApp,
+  def: D,
+  access: Access,
+  handler: (req: RouteRequest<D>, reply: FastifyReply) => Promise<Answer<D>>,
+) {
+  const response = def.raw === 'file' || def.raw === 'stream' ? undefined : { 200: def.raw === 'json' ? def.result : envelope(def.result) };
+  app.route({
+    method: def.method,
+    url: def.path,
+    config: access,
+    schema: {
+      summary: def.summary,
+      tags: [def.tag],
+      ...(def.query ? { querystring: strict(def.query) } : {}),
+      ...(def.body ? { body: strict(def.body) } : {}),
+      ...(def.params ? { params: def.params } : {}),
+      ...(response ? { response } : {}),
+    },
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const result = await handler(req as RouteRequest<D>, reply);
+      if (def.raw) return result;
+      return ok(result, req.locale);
+    },
+  });
+}
