@@ -12,3 +12,5 @@ export * from './api/route.js';
 export * from './api/carrier.js';
 export * from './api/device.js';
 export * from './api/history.js';
+export * from './api/contact.js';
+export * from './api/scene.js';

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { IngestService } from './service.js';
 import type { GatewayInfo } from './directory.js';
+import type { DirectoryEvent } from '../platform/events.js';
 import { parseUpTopic } from './protocol.js';
 
 export interface EmbeddedBroker {
@@ -59,6 +60,24 @@ export async function startBroker(svc: IngestService, opts: { port: number; host
   });
   broker.on('clientError', (client, err) => svc.log.debug({ sn: client?.id, err: err.message }, 'mqtt: client error'));
 
+  const connected = new Set<Client>();
+  broker.on('client', (client) => connected.add(client));
+  broker.on('clientDisconnect', (client) => connected.delete(client));
+
+  // A reset secret, a deleted gateway or a cancelled customer ends the open sessions it names:
+  // the gateway must connect again, and its credentials are judged anew.
+  const onDirectory = (e: DirectoryEvent) => {
+    if (!e.close) return;
+    const sns = new Set(e.gateways ?? []);
+    for (const client of connected) {
+      const gw = gateways.get(client);
+      if (!gw || !(sns.has(gw.sn) || (e.customerId !== undefined && gw.customerId === e.customerId))) continue;
+      svc.log.info({ sn: gw.sn }, 'mqtt: session closed, the gateway\'s credentials changed');
+      client.close();
+    }
+  };
+  svc.bus.on('directory', onDirectory);
+
   const server = net.createServer(broker.handle as (socket: net.Socket) => void);
   // aedes.close() closes only clients that finished CONNECT; a socket still authenticating
   // would keep server.close() waiting, so every socket is tracked and destroyed at the end.
@@ -89,6 +108,7 @@ export async function startBroker(svc: IngestService, opts: { port: number; host
   return {
     port,
     async close() {
+      svc.bus.off('directory', onDirectory);
       svc.setDownlink(null);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => broker.close(() => resolve()));

@@ -1,4 +1,5 @@
 import type { Queryable } from '../platform/db/client.js';
+import type { DirectoryEvent } from '../platform/events.js';
 
 export interface GatewayInfo {
   id: number;
@@ -16,60 +17,69 @@ export interface SensorInfo {
   status: number;
 }
 
-interface Entry<T> {
-  value: T | null;
-  expires: number;
-}
+/** Unknown sns and numbers kept at most: a scanner trying random ids cannot grow the cache without bound. */
+const MAX_MISSES = 10_000;
 
 /**
- * Cached lookups of gateways (by sn) and sensors (by dev) on the ingest path. Enrolment
- * changes are rare and a stale entry only delays them by the TTL; a miss is cached for a
- * shorter time so that a newly enrolled device is accepted quickly. CRUD code that wants
- * the change at once calls invalidate() (AppDeps.ingest.invalidate()).
+ * Lookups of gateways (by sn) and sensors (by dev) on the ingest path, kept until a change
+ * says otherwise: every change of credentials or ownership emits a DirectoryEvent after its
+ * commit (platform/events.ts), and forget() drops what it names, at once. No TTL: a reset
+ * secret is refused on the next message, not half a minute later. A lookup that was in flight
+ * while something changed does not store its (possibly stale) answer.
  */
 export class Directory {
-  private gateways = new Map<string, Entry<GatewayInfo>>();
-  private sensors = new Map<string, Entry<SensorInfo>>();
+  private gateways = new Map<string, GatewayInfo | null>();
+  private sensors = new Map<string, SensorInfo | null>();
+  private gatewayMisses = 0;
+  private sensorMisses = 0;
+  private generation = 0;
 
-  constructor(
-    private db: Queryable,
-    private ttlMs = 30_000,
-    private missTtlMs = 5_000,
-  ) {}
+  constructor(private db: Queryable) {}
 
-  invalidate(): void {
-    this.gateways.clear();
-    this.sensors.clear();
+  /** Forgets what the event names; a customer-wide event (or none at all) forgets everything. */
+  forget(e: DirectoryEvent = {}): void {
+    this.generation++;
+    if (e.customerId !== undefined || (!e.gateways && !e.sensors)) {
+      this.gateways.clear();
+      this.sensors.clear();
+      this.gatewayMisses = this.sensorMisses = 0;
+      return;
+    }
+    for (const sn of e.gateways ?? []) this.gateways.delete(sn);
+    for (const dev of e.sensors ?? []) this.sensors.delete(dev);
   }
 
   async gateway(sn: string): Promise<GatewayInfo | null> {
-    const now = Date.now();
     const hit = this.gateways.get(sn);
-    if (hit && hit.expires > now) return hit.value;
+    if (hit !== undefined) return hit;
+    const gen = this.generation;
     const rows = await this.db.query<GatewayInfo>(
       `SELECT id, customer_id AS "customerId", sn, secret_hash AS "secretHash", status FROM gateway WHERE sn = $1`,
       [sn],
     );
     const value = rows[0] ?? null;
-    this.gateways.set(sn, { value, expires: now + (value ? this.ttlMs : this.missTtlMs) });
+    if (gen === this.generation) {
+      if (!value && ++this.gatewayMisses > MAX_MISSES) this.dropMisses(this.gateways);
+      this.gateways.set(sn, value);
+    }
     return value;
   }
 
   /** dev → its sensor, or null when no sensor has that number. Looks up every miss in one query. */
   async sensorsFor(devs: Iterable<string>): Promise<Map<string, SensorInfo | null>> {
-    const now = Date.now();
     const out = new Map<string, SensorInfo | null>();
     const missing: string[] = [];
     for (const dev of devs) {
       if (out.has(dev)) continue;
       const hit = this.sensors.get(dev);
-      if (hit && hit.expires > now) out.set(dev, hit.value);
+      if (hit !== undefined) out.set(dev, hit);
       else {
         out.set(dev, null);
         missing.push(dev);
       }
     }
     if (missing.length) {
+      const gen = this.generation;
       const rows = await this.db.query<SensorInfo>(
         `SELECT id, customer_id AS "customerId", carrier_id AS "carrierId", dev_no AS "devNo", status FROM sensor WHERE dev_no = ANY($1::text[])`,
         [missing],
@@ -77,15 +87,18 @@ export class Directory {
       const found = new Map(rows.map((r) => [r.devNo, r]));
       for (const dev of missing) {
         const value = found.get(dev) ?? null;
-        this.sensors.set(dev, { value, expires: now + (value ? this.ttlMs : this.missTtlMs) });
         out.set(dev, value);
+        if (gen !== this.generation) continue;
+        if (!value && ++this.sensorMisses > MAX_MISSES) this.dropMisses(this.sensors);
+        this.sensors.set(dev, value);
       }
-      if (this.sensors.size > 200_000) this.evictExpired(now);
     }
     return out;
   }
 
-  private evictExpired(now: number) {
-    for (const [k, e] of this.sensors) if (e.expires <= now) this.sensors.delete(k);
+  private dropMisses(map: Map<string, unknown>) {
+    for (const [k, v] of map) if (v === null) map.delete(k);
+    if (map === this.gateways) this.gatewayMisses = 0;
+    else this.sensorMisses = 0;
   }
 }

@@ -47,4 +47,25 @@ describe('ingest over the embedded broker', () => {
   it('fails clearly when an explicit port is taken', async () => {
     await expect(startIngest(ctx.t.deps, { mqttPort: ctx.ingest.mqttPort!, mqttPortExplicit: true, presence: false })).rejects.toThrow(/already in use/);
   });
+
+  it('closes the sessions of a gateway whose secret is reset, and refuses the old secret over MQTT and HTTP at once', async () => {
+    const g = await enrol(ctx.t.db, ctx.t.tenants.a.customerId, 1);
+    const c = await ctx.connect(g, { reconnectPeriod: 0 });
+    const closed = new Promise<number>((r) => c.once('close', () => r(Date.now())));
+    const cookie = await ctx.t.login('alpha');
+    const asked = Date.now();
+    const reset = await ctx.t.app.inject({ method: 'POST', url: `/service/gateway/resetSecret?id=${g.gatewayId}`, headers: { cookie } });
+    expect(reset.json().state.code).toBe(200000);
+    expect((await closed) - asked).toBeLessThan(5_000);
+    const again = await mqtt.connectAsync(ctx.url, { clientId: g.sn, username: g.sn, password: g.secret, reconnectPeriod: 0 }).then(
+      (x) => (x.end(true), 'connected'),
+      (err: Error & { code?: number }) => err.code,
+    );
+    expect(again).toBe(4);
+    const body = { readings: [{ dev: g.sensors[0].dev, ts: Date.now(), temp: 5 }] };
+    const old = await ctx.t.app.inject({ method: 'POST', url: `/ingest/v1/${g.sn}/data`, headers: { authorization: `Bearer ${g.secret}` }, payload: body });
+    expect(old.statusCode).toBe(401);
+    const fresh = await ctx.t.app.inject({ method: 'POST', url: `/ingest/v1/${g.sn}/data`, headers: { authorization: `Bearer ${reset.json().result.secret}` }, payload: body });
+    expect(fresh.statusCode).toBe(200);
+  });
 });

@@ -29,20 +29,19 @@ export class IngestService {
   readonly directory: Directory;
   readonly writer: ReadingWriter;
   readonly log: FastifyBaseLogger;
+  readonly bus: AppDeps['bus'];
   private downlink: Downlink | null = null;
 
   constructor(
     private deps: AppDeps,
     opts: WriterOptions = {},
   ) {
+    this.bus = deps.bus;
     this.log = deps.log ?? (pino({ level: deps.config.logLevel }) as unknown as FastifyBaseLogger);
     this.directory = new Directory(deps.db);
     this.writer = new ReadingWriter(deps.db, deps.bus, this.log, this.directory, new Partitions(deps.db), opts);
-  }
-
-  /** Call after enrolling, moving or removing gateways or sensors so ingest sees it at once. */
-  invalidate(): void {
-    this.directory.invalidate();
+    // Changes committed by the API reach ingest as events: the directory forgets them at once.
+    deps.bus.on('directory', (e) => this.directory.forget(e));
   }
 
   /** The gateway whose secret this is, or null (unknown sn or wrong secret). */

@@ -30,9 +30,7 @@ export interface RouteDef<
   raw?: 'json' | 'file' | 'stream';
 }
 
-export const route = <Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined, R extends z.ZodType = z.ZodType>(
-  d: RouteDef<Q, B, P, R>,
-) => d;
+export const route = <D extends RouteDef>(d: D): D => d;
 
 /** What a call sends, by its definition: the web client's argument. */
 export type CallInput<D extends RouteDef> = (D['query'] extends z.ZodType ? { query: z.input<D['query']> } : { query?: undefined }) &

@@ -62,10 +62,10 @@ const checked = (req: FastifyRequest) => {
  * Customers (`/sys/customer`, access level 2: platform users only), the proxy switch of
  * account type -1 and the registration of a new company. docs/tenancy.md explains the model.
  */
-export const customerRoutes: Module = (app, { db, config, ingest }) => {
+export const customerRoutes: Module = (app, { db, config, bus }) => {
   const tags = ['customer'];
-  /** Device status changed in bulk: the ingest directory's cached statuses must not wait for their TTL. */
-  const devicesChanged = () => ingest?.invalidate();
+  /** Device status changed in bulk: ingest forgets those customers' devices, and their gateways' sessions end. */
+  const devicesChanged = (ids: number[]) => ids.forEach((customerId) => bus.emit('directory', { customerId, close: true }));
 
   app.get('/service/customer/page', { config: { funcs: ['viewCustomer'] }, schema: { querystring: pageFilters, tags } }, async (req) =>
     ok(await repo.page(db, req.scope, req.query), req.locale),
@@ -95,7 +95,7 @@ export const customerRoutes: Module = (app, { db, config, ingest }) => {
   app.put('/service/customer/cancel', { config: { funcs: ['editCustomer'] }, schema: { querystring: idsQuery, tags } }, async (req) => {
     const { ids } = req.query;
     const r = await mutate(db, req, { module: 'customer', method: 'cancel', content: `cancel customers ${ids.join(',')}`, params: { ids } }, (q) => repo.cancel(q, req.scope, ids));
-    devicesChanged();
+    devicesChanged(ids);
     return { state: { code: Code.OK, msg: translate('errors.customer.cancelled', req.locale) }, result: r };
   });
 
@@ -104,14 +104,14 @@ export const customerRoutes: Module = (app, { db, config, ingest }) => {
     const r = await mutate(db, req, { module: 'customer', method: 'activate', content: `activate customers ${ids.join(',')}`, params: { ids } }, (q) =>
       repo.activate(q, req.scope, ids),
     );
-    devicesChanged();
+    devicesChanged(ids);
     return { state: { code: Code.OK, msg: translate('errors.customer.activated', req.locale) }, result: r };
   });
 
   app.delete('/service/customer/del', { config: { funcs: ['removeCustomer'] }, schema: { querystring: idsQuery, tags } }, async (req) => {
     const { ids } = req.query;
     const r = await mutate(db, req, { module: 'customer', method: 'del', content: `delete customers ${ids.join(',')}`, params: { ids } }, (q) => repo.remove(q, req.scope, ids));
-    devicesChanged();
+    devicesChanged(ids);
     return ok(r, req.locale);
   });
 

@@ -292,6 +292,8 @@ describe('cancel, activate, delete', () => {
     for (const [k, n] of Object.entries(after)) if (k !== 'sys_log') expect(n, k).toBe(0);
     expect(after.sys_log).toBeGreaterThan(0); // the audit trail is kept (docs/tenancy.md)
     expect(await t.db.one('SELECT id FROM customer WHERE id = $1', [id])).toBeUndefined();
+    // B's one link governing the deleted customer goes with it; nothing else of A or B changes.
+    others[1].role_proxy_customer -= 1;
     expect(await Promise.all([t.tenants.a.customerId, t.tenants.b.customerId].map(rowsOf))).toEqual(others);
     expect(await t.db.one('SELECT count(*)::int AS n FROM role_proxy_customer WHERE role_id = $1', [role!.id])).toEqual({ n: 0 });
     expect((await t.db.one('SELECT proxy_customer_id FROM app_user WHERE id = $1', [agent]))!.proxy_customer_id).toBeNull();

@@ -1,4 +1,6 @@
+import { liveApi } from '@coldwatch/contract';
 import type { Module } from '../index.js';
+import { serve } from '../../platform/http/route.js';
 import { canSee, type Scope } from '../../platform/auth/scope.js';
 import { resolveSession, SESSION_COOKIE } from '../../platform/auth/session.js';
 import type { DeviceStatusEvent, ExceptionEvent, LiveReading } from '../../platform/events.js';
@@ -57,8 +59,10 @@ export const liveRoutes: Module = (app, { db, bus }) => {
     for (const end of [...open]) end();
   });
 
-  app.get('/service/live/stream', { config: { funcs: ['viewMonitorPointRealTime'], stream: true }, schema: { tags: ['live'] } }, async (req, reply) => {
-    const scope: Scope = req.scope;
+  serve(app, liveApi.stream, { funcs: ['viewMonitorPointRealTime'], stream: true }, async (req, reply) => {
+    // Re-read at every heartbeat: a proxy that loses a governed customer, or a user whose scene
+    // limit shrinks, stops receiving what left its scope within one heartbeat.
+    let scope: Scope = req.scope;
     const token = req.cookies[SESSION_COOKIE];
     // A scene-limited caller gets only its limit's devices; the sets are refreshed at each heartbeat.
     let limit = await liveLimit(db, scope);
@@ -102,6 +106,7 @@ export const liveRoutes: Module = (app, { db, bus }) => {
         cleanup();
         return;
       }
+      scope = still;
       limit = await liveLimit(db, still).catch(() => limit);
       if (closed) return;
       out.write(': ping\n\n');

@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Code, type SceneBody } from '@coldwatch/contract';
-import type { Db, Queryable } from '../../platform/db/client.js';
-import { sceneWhere, scopeWhere, targetCustomer, type Scope } from '../../platform/auth/scope.js';
+import type { Kysely } from 'kysely';
+import type { Queryable } from '../../platform/db/client.js';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { countOf } from '../../platform/db/query.js';
+import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { AppError, conflict, noPermission } from '../../platform/http/errors.js';
-import { inUse, mapUnique, sameCustomer, sceneSubtree, scopedIds, scopedRow } from '../dm/records.js';
-
-export interface SceneRow {
-  id: number;
-  customer_id: number;
-  parent_id: number | null;
-  code: string;
-  label: string;
-  func_type: number;
-  lng: number | null;
-  lat: number | null;
-}
+import { idsInScope, inUse, limitOf, mapUnique, rowInScope, sameCustomer, subtreeIds } from '../dm/records.js';
 
 /** Floor-plan nodes (funcType 1) hold a picture with positioned devices, not a subtree (spec §4). */
 const FLOOR_PLAN = 1;
@@ -23,97 +16,113 @@ const floorPlanNoChildren = () => new AppError(Code.FAILED, 'errors.rule.floorPl
 /** Scene codes are the tree's node keys: letters and digits (spec §5 code), unguessable, never reused. */
 const newCode = () => 'S' + randomBytes(8).toString('hex').toUpperCase().slice(0, 13);
 
-/** The scenes of these customers; with a scene limit (not null) only the limit's scenes. */
-export const scenesOf = (db: Db, customerIds: number[], sceneIds: number[] | null = null) =>
-  db.query<SceneRow>(
-    `SELECT id, customer_id, parent_id, code, label, func_type, lng, lat FROM scene
-      WHERE customer_id = ANY($1::int[]) AND ($2::int[] IS NULL OR id = ANY($2::int[])) ORDER BY sort, id`,
-    [customerIds, sceneIds],
-  );
-
-export const carriersOf = (db: Db, customerIds: number[]) =>
-  db.query<{ id: number; customer_id: number; scene_id: number; name: string; type: number }>(
-    'SELECT id, customer_id, scene_id, name, type FROM carrier WHERE customer_id = ANY($1::int[]) ORDER BY id',
-    [customerIds],
-  );
-
-export async function customersOf(db: Db, scope: Scope, all: boolean) {
-  const params: unknown[] = [];
-  // Without all=true even a platform user sees its own customer's tree (spec §4: all=true for user type 2 or 3).
-  const where = all ? scopeWhere(scope, 'id', params) : `id = $${params.push(scope.customerId)}`;
-  return db.query<{ id: number; name: string; code: string }>(`SELECT id, name, code FROM customer WHERE ${where} ORDER BY id`, params);
+/** The scenes of the tree: the caller's customers (or just its own), within its scene limit. */
+export function scenesOf(q: Queryable, scope: Scope, customerIds: number[]) {
+  return scoped(q, scope)
+    .selectFrom('scene as t')
+    .select(['t.id', 't.customer_id', 't.parent_id', 't.code', 't.label', 't.func_type', 't.lng', 't.lat'])
+    .where('t.customer_id', 'in', customerIds.length ? customerIds : [0])
+    .where((eb) => limitOf(eb, scope, 'scene'))
+    .orderBy('t.sort')
+    .orderBy('t.id')
+    .execute();
 }
 
-export async function detail(db: Db, scope: Scope, id: number) {
-  const params: unknown[] = [id];
-  const row = await db.one(
-    `SELECT s.id, s.code, s.label, s.parent_id AS "parentId", s.func_type AS "funcType", s.lng, s.lat,
-            s.customer_id AS "customerId", c.name AS "customerName",
-            (SELECT count(*)::int FROM scene x WHERE x.parent_id = s.id) AS "childCount",
-            (SELECT count(*)::int FROM carrier x WHERE x.scene_id = s.id) AS "carrierCount"
-       FROM scene s JOIN customer c ON c.id = s.customer_id
-      WHERE s.id = $1 AND ${scopeWhere(scope, 's.customer_id', params)} AND ${sceneWhere(scope, 's.id', params)}`,
-    params,
-  );
-  return row;
+export function carriersOf(q: Queryable, scope: Scope, customerIds: number[]) {
+  return scoped(q, scope)
+    .selectFrom('carrier as t')
+    .select(['t.id', 't.customer_id', 't.scene_id', 't.name', 't.type'])
+    .where('t.customer_id', 'in', customerIds.length ? customerIds : [0])
+    .where((eb) => limitOf(eb, scope, 'carrier'))
+    .orderBy('t.id')
+    .execute();
+}
+
+/** Without all=true even a platform user sees its own customer's tree (spec §4: all=true for user type 2 or 3). */
+export function customersOf(q: Queryable, scope: Scope, all: boolean) {
+  let query = scoped(q, scope).selectFrom('customer').select(['id', 'name', 'code']);
+  if (!all) query = query.where('id', '=', scope.customerId);
+  return query.orderBy('id').execute();
+}
+
+export function detail(q: Queryable, scope: Scope, id: number) {
+  return scoped(q, scope)
+    .selectFrom('scene as t')
+    .innerJoin('customer as c', 'c.id', 't.customer_id')
+    .select((eb) => [
+      't.id',
+      't.code',
+      't.label',
+      't.parent_id as parentId',
+      't.func_type as funcType',
+      't.lng',
+      't.lat',
+      't.customer_id as customerId',
+      'c.name as customerName',
+      countOf(eb.selectFrom('scene as x').whereRef('x.parent_id', '=', 't.id')).as('childCount'),
+      countOf(eb.selectFrom('carrier as x').whereRef('x.scene_id', '=', 't.id')).as('carrierCount'),
+    ])
+    .where('t.id', '=', id)
+    .where((eb) => limitOf(eb, scope, 'scene'))
+    .executeTakeFirst();
 }
 
 /** The parent a node may hang under: in scope, the same customer, not a floor plan. */
-async function checkParent(q: Queryable, scope: Scope, parentId: number, customerId?: number) {
-  const parent = await scopedRow<SceneRow>(q, scope, 'scene', parentId, 't.id, t.customer_id, t.func_type');
+async function checkParent(k: Kysely<DB>, scope: Scope, parentId: number, customerId?: number) {
+  const parent = await rowInScope(k, scope, 'scene', parentId);
   if (customerId !== undefined) sameCustomer(parent, customerId, 'scene');
-  if (parent.func_type === FLOOR_PLAN) throw floorPlanNoChildren();
+  const { func_type } = await k.selectFrom('scene').select('func_type').where('id', '=', parentId).executeTakeFirstOrThrow();
+  if (func_type === FLOOR_PLAN) throw floorPlanNoChildren();
   return parent;
 }
 
 const codeExists = () => conflict(Code.CODE_EXISTS, 'errors.exists.code');
 
 export async function add(q: Queryable, scope: Scope, body: SceneBody & { customerId?: number }) {
+  const k = scoped(q, scope);
   // A scene-limited user adds nodes only below its limit's scenes: a top-level node would fall outside it.
   if (scope.sceneIds !== null && !body.parentId) throw noPermission();
-  const customerId = body.parentId ? (await checkParent(q, scope, body.parentId)).customer_id : targetCustomer(scope, body.customerId);
+  const customerId = body.parentId ? (await checkParent(k, scope, body.parentId)).customer_id : targetCustomer(scope, body.customerId);
   return mapUnique(
     () =>
-      q.query<{ id: number; code: string }>(
-        `INSERT INTO scene(customer_id, parent_id, code, label, func_type, lng, lat) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, code`,
-        [customerId, body.parentId, newCode(), body.label, body.funcType, body.lng, body.lat],
-      ),
+      k
+        .insertInto('scene')
+        .values({ customer_id: customerId, parent_id: body.parentId, code: newCode(), label: body.label, func_type: body.funcType, lng: body.lng, lat: body.lat })
+        .returning(['id', 'code'])
+        .executeTakeFirstOrThrow(),
     { scene_code: codeExists() },
-  ).then((r) => r[0]);
+  );
 }
 
 export async function update(q: Queryable, scope: Scope, body: SceneBody & { id: number }) {
-  const row = await scopedRow<SceneRow>(q, scope, 'scene', body.id, 't.id, t.customer_id, t.parent_id, t.func_type');
+  const k = scoped(q, scope);
+  await rowInScope(k, scope, 'scene', body.id);
+  const row = await k.selectFrom('scene').select(['id', 'customer_id', 'parent_id']).where('id', '=', body.id).forUpdate().executeTakeFirstOrThrow();
   if (scope.sceneIds !== null && !body.parentId && row.parent_id !== null) throw noPermission();
   if (body.parentId && body.parentId !== row.parent_id) {
-    await checkParent(q, scope, body.parentId, row.customer_id);
-    const below = await q.query(`SELECT 1 FROM ${sceneSubtree('$1')} sub WHERE sub.id = $2`, [row.id, body.parentId]);
-    if (below.length) throw new AppError(Code.FAILED, 'errors.rule.sceneParent');
+    await checkParent(k, scope, body.parentId, row.customer_id);
+    if ((await subtreeIds(k, row.id)).includes(body.parentId)) throw new AppError(Code.FAILED, 'errors.rule.sceneParent');
   }
   if (body.funcType === FLOOR_PLAN) {
-    const kids = await q.query('SELECT 1 FROM scene WHERE parent_id = $1 LIMIT 1', [row.id]);
-    if (kids.length) throw floorPlanNoChildren();
+    const kid = await k.selectFrom('scene').select('id').where('parent_id', '=', row.id).limit(1).executeTakeFirst();
+    if (kid) throw floorPlanNoChildren();
   }
-  await q.query('UPDATE scene SET parent_id = $2, label = $3, func_type = $4, lng = $5, lat = $6 WHERE id = $1', [
-    row.id,
-    body.parentId,
-    body.label,
-    body.funcType,
-    body.lng,
-    body.lat,
-  ]);
+  await k
+    .updateTable('scene')
+    .set({ parent_id: body.parentId, label: body.label, func_type: body.funcType, lng: body.lng, lat: body.lat })
+    .where('id', '=', row.id)
+    .where('customer_id', '=', row.customer_id)
+    .execute();
   return { id: row.id };
 }
 
 /** Refuses while a scene holds carriers or child nodes not deleted in the same call: nothing is removed by surprise. */
 export async function remove(q: Queryable, scope: Scope, ids: number[]) {
-  await scopedIds(q, scope, 'scene', ids);
-  const busy = await q.query(
-    `SELECT 1 FROM scene WHERE parent_id = ANY($1::int[]) AND NOT id = ANY($1::int[])
-     UNION ALL SELECT 1 FROM carrier WHERE scene_id = ANY($1::int[]) LIMIT 1`,
-    [ids],
-  );
-  if (busy.length) throw inUse('scene');
-  await q.query('DELETE FROM scene WHERE id = ANY($1::int[])', [ids]);
-  return { deleted: ids.length };
+  const k = scoped(q, scope);
+  await idsInScope(k, scope, 'scene', ids);
+  const child = await k.selectFrom('scene').select('id').where('parent_id', 'in', ids).where('id', 'not in', ids).limit(1).executeTakeFirst();
+  const carrier = await k.selectFrom('carrier').select('id').where('scene_id', 'in', ids).limit(1).executeTakeFirst();
+  if (child || carrier) throw inUse('scene');
+  const r = await k.deleteFrom('scene').where('id', 'in', ids).executeTakeFirst();
+  return { deleted: Number(r.numDeletedRows) };
 }

@@ -22,7 +22,7 @@ export type RouteRequest<D extends RouteDef> = FastifyRequest<{
   Params: Out<NonNullable<D['params']>>;
 }>;
 
-type Answer<D extends RouteDef> = D['raw'] extends 'file' | 'stream' ? unknown : z.input<D['result']>;
+type Answer<D extends RouteDef> = D extends { raw: 'file' | 'stream' } ? unknown : z.input<D['result']>;
 
 /** A field outside the schema is refused with its name (HTTP 400), not silently dropped. */
 const strict = (s: z.ZodType) => (s instanceof z.ZodObject ? s.strict() : s);
