@@ -80,7 +80,7 @@ export function system(q: Queryable): Kysely<DB> {
 /**
  * Every customer's rows, unfiltered: for the code that works across tenants by nature
  * (ingest, the alarm evaluator, jobs, seeding, session resolution before a scope exists).
- * The reason is for the reader; ESLint confines the importers (eslint.config.js).
+ * The reason is for the reader: every call site says why it may see every customer.
  */
 export function crossTenant(q: Queryable, _reason: string): Kysely<DB> {
   return bareOf(q);
