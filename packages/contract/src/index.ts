@@ -14,3 +14,4 @@ export * from './api/device.js';
 export * from './api/history.js';
 export * from './api/contact.js';
 export * from './api/scene.js';
+export * from './api/syslog.js';

@@ -81,9 +81,15 @@ export async function generateSchema(): Promise<string> {
       for (const c of cols.filter((x) => x.table === table)) {
         const base = scalar[c.udt];
         if (!base) throw new Error(`schema-gen: no TypeScript type for ${c.table}.${c.column} (${c.udt})`);
-        let type = c.array ? `${base}[]` : base;
-        if (c.nullable) type += ' | null';
-        if (c.hasDefault) type = `Generated<${type}>`;
+        let type: string;
+        const n = c.nullable ? ' | null' : '';
+        if (base === 'Timestamp' && !c.array) {
+          // Spelled out rather than Generated<Timestamp>: a nested ColumnType loses its select type in comparisons.
+          type = `ColumnType<Date${n}, Date | string${n}${c.hasDefault ? ' | undefined' : ''}, Date | string${n}>`;
+        } else {
+          type = (c.array ? `${base}[]` : base) + n;
+          if (c.hasDefault) type = `Generated<${type}>`;
+        }
         out.push(`  ${c.column}: ${type};`);
       }
       out.push('}', '');

@@ -7,10 +7,10 @@ export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export interface AlarmQueueTable {
   sensor_id: number;
   customer_id: number;
-  min_ts: Timestamp;
-  max_ts: Timestamp;
+  min_ts: ColumnType<Date, Date | string, Date | string>;
+  max_ts: ColumnType<Date, Date | string, Date | string>;
   version: Generated<number>;
-  queued_at: Generated<Timestamp>;
+  queued_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface AppUserTable {
@@ -28,7 +28,7 @@ export interface AppUserTable {
   guide_on: Generated<boolean>;
   locale: string | null;
   remarks: Generated<string>;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   default_account: Generated<boolean>;
   proxy_customer_id: number | null;
   avatar: string | null;
@@ -39,7 +39,7 @@ export interface AppUserTable {
 export interface CaptchaTable {
   id: string;
   answer: string;
-  expires_at: Timestamp;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 export interface CarrierTable {
@@ -55,7 +55,7 @@ export interface CarrierTable {
   temp_max: number | null;
   hum_min: number | null;
   hum_max: number | null;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   cancelled_by_customer: Generated<boolean>;
 }
 
@@ -74,7 +74,7 @@ export interface ContactTable {
   email: Generated<string>;
   alarm_level: Generated<number>;
   group_name: Generated<string>;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface CustomerTable {
@@ -95,7 +95,7 @@ export interface CustomerTable {
   notify_sms: Generated<boolean>;
   description: Generated<string>;
   time_zone: Generated<string>;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface DeviceCommandTable {
@@ -109,9 +109,9 @@ export interface DeviceCommandTable {
   payload: Json;
   status: Generated<string>;
   detail: Generated<string>;
-  created_at: Generated<Timestamp>;
-  issued_at: Timestamp | null;
-  finished_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  issued_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface ExceptionRecordTable {
@@ -124,8 +124,8 @@ export interface ExceptionRecordTable {
   category: string;
   status: Generated<number>;
   ongoing: Generated<boolean>;
-  start_ts: Timestamp;
-  end_ts: Timestamp | null;
+  start_ts: ColumnType<Date, Date | string, Date | string>;
+  end_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
   duration_s: number | null;
   first_value: number | null;
   peak_value: number | null;
@@ -133,8 +133,8 @@ export interface ExceptionRecordTable {
   limit_max: number | null;
   reason: Generated<string>;
   measures: Generated<string>;
-  created_at: Generated<Timestamp>;
-  last_ts: Timestamp | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface GatewayTable {
@@ -147,7 +147,7 @@ export interface GatewayTable {
   secret_hash: string;
   status: Generated<number>;
   carrier_id: number | null;
-  last_seen_at: Timestamp | null;
+  last_seen_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   power: string | null;
   tcp: boolean | null;
   lte: boolean | null;
@@ -157,7 +157,7 @@ export interface GatewayTable {
   lat: number | null;
   lng: number | null;
   tz: Generated<string>;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   status_before_cancel: number | null;
 }
 
@@ -168,8 +168,8 @@ export interface GatewayEventTable {
   sensor_id: number | null;
   dev_no: string | null;
   type: string;
-  ts: Timestamp;
-  received_at: Generated<Timestamp>;
+  ts: ColumnType<Date, Date | string, Date | string>;
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface IngestRejectTable {
@@ -178,7 +178,7 @@ export interface IngestRejectTable {
   dev_no: string | null;
   reason: string;
   detail: Generated<string>;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   customer_id: number | null;
 }
 
@@ -186,8 +186,8 @@ export interface LoginQrTable {
   key: string;
   status: Generated<string>;
   user_id: number | null;
-  expires_at: Timestamp;
-  created_at: Generated<Timestamp>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   customer_id: number | null;
 }
 
@@ -219,15 +219,15 @@ export interface NoticeLogTable {
   content: string;
   status: Generated<number>;
   attempts: Generated<number>;
-  next_attempt_at: Generated<Timestamp>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   result: Generated<string>;
-  send_time: Timestamp | null;
-  created_at: Generated<Timestamp>;
+  send_time: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface ReadingTable {
   sensor_id: number;
-  ts: Timestamp;
+  ts: ColumnType<Date, Date | string, Date | string>;
   customer_id: number;
   temp: number | null;
   hum: number | null;
@@ -236,7 +236,7 @@ export interface ReadingTable {
   lqi: number | null;
   gas: number | null;
   door: number | null;
-  received_at: Generated<Timestamp>;
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface RoleTable {
@@ -250,7 +250,7 @@ export interface RoleTable {
   delegable: Generated<boolean>;
   description: Generated<string>;
   cancelled_by_customer: Generated<boolean>;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface RoleFuncTable {
@@ -287,12 +287,12 @@ export interface SceneTable {
   lng: number | null;
   lat: number | null;
   sort: Generated<number>;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface SchemaMigrationTable {
   name: string;
-  applied_at: Generated<Timestamp>;
+  applied_at: ColumnType<Date, Date | string | undefined, Date | string>;
   checksum: string | null;
 }
 
@@ -306,7 +306,7 @@ export interface SensorTable {
   carrier_id: number | null;
   status: Generated<number>;
   sample_interval: Generated<number>;
-  last_ts: Timestamp | null;
+  last_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
   last_temp: number | null;
   last_hum: number | null;
   last_volt: number | null;
@@ -314,7 +314,7 @@ export interface SensorTable {
   last_lqi: number | null;
   last_gas: number | null;
   last_door: number | null;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   status_before_cancel: number | null;
 }
 
@@ -338,7 +338,7 @@ export interface StoredFileTable {
   mime: string;
   size: number;
   data: Buffer;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface SysLogTable {
@@ -351,7 +351,7 @@ export interface SysLogTable {
   content: Generated<string>;
   params: Json | null;
   result: number;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface UserRoleTable {
@@ -370,8 +370,8 @@ export interface UserSessionTable {
   token: string;
   user_id: number;
   customer_id: number;
-  created_at: Generated<Timestamp>;
-  expires_at: Timestamp;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
   revoked: string | null;
 }
 

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ms, pageOf, pageQuery, route } from './route.js';
+
+/** The system log of spec §3: every mutation's time, module, operator, method, content, parameters and result. */
+
+export const sysLogRow = z.object({
+  id: z.number().int(),
+  time: ms,
+  module: z.string(),
+  operator: z.string(),
+  method: z.string(),
+  content: z.string(),
+  params: z.unknown(),
+  /** 1 success, 0 failed. */
+  result: z.number().int(),
+  customerId: z.number().int().nullable(),
+  customerName: z.string().nullable(),
+});
+export type SysLogRow = z.infer<typeof sysLogRow>;
+
+const time = z.coerce.number().int().min(0);
+
+export const syslogApi = {
+  page: route({
+    method: 'GET',
+    path: '/service/syslog/page',
+    tag: 'syslog',
+    summary: 'The system log of the caller\'s customers, newest first',
+    query: pageQuery({
+      module: z.string().trim().max(40).optional(),
+      operator: z.string().trim().max(50).optional(),
+      method: z.string().trim().max(60).optional(),
+      result: z.coerce.number().int().min(0).max(1).optional(),
+      content: z.string().trim().max(100).optional(),
+      startTime: time.optional(),
+      endTime: time.optional(),
+      /** Platform users (and proxies) narrow to one customer; outside the caller's scope it finds nothing. */
+      customerId: z.coerce.number().int().positive().optional(),
+    }).refine((q) => q.startTime === undefined || q.endTime === undefined || q.startTime <= q.endTime, {
+      error: 'errors.rule.startAfterEnd',
+      path: ['startTime'],
+    }),
+    result: pageOf(sysLogRow),
+  }),
+  modules: route({ method: 'GET', path: '/service/syslog/modules', tag: 'syslog', summary: 'The module names in the caller\'s part of the log', result: z.array(z.string()) }),
+};
