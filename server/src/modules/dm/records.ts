@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { Code } from '@coldwatch/contract';
 import type { DB } from '../../platform/db/schema.gen.js';
+import { contains } from '../../platform/db/query.js';
 import type { Queryable } from '../../platform/db/client.js';
 import { carrierWhere, sceneWhere, scopeWhere, type Scope } from '../../platform/auth/scope.js';
 import { AppError, conflict, noPermission, notFound, uniqueViolation } from '../../platform/http/errors.js';
@@ -117,7 +118,7 @@ export const sceneSubtree = (param: string) =>
      SELECT id FROM sub)`;
 
 /** An ILIKE pattern matching s anywhere, with LIKE's wildcards in s taken literally. */
-export const likeParam = (s: string) => `%${s.replace(/[\\%_]/g, '\\$&')}%`;
+export const likeParam = contains;
 
 /** Where a reading stands against its zone; null when there is no value or no zone. */
 export function rangeState(v: number | null | undefined, min: number | null, max: number | null): 'normal' | 'high' | 'low' | null {

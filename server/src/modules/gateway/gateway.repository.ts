@@ -6,7 +6,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { isTaken } from '../../platform/db/unique.js';
 import { contains, countOf, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
-import { conflict } from '../../platform/http/errors.js';
+import { conflict, notFound } from '../../platform/http/errors.js';
 import { generateGatewaySecret, hashGatewaySecret } from '../../ingest/secret.js';
 import { idsInScope, inUse, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
 import { sensorLiveSelect } from '../sensor/sensor.repository.js';
@@ -118,8 +118,14 @@ export async function add(q: Queryable, scope: Scope, b: GatewayBody & { custome
 /** Returns the sn before the change too: an sn change ends the sessions under the old one. */
 export async function update(q: Queryable, scope: Scope, b: GatewayBody & { id: number }) {
   const k = scoped(q, scope);
-  await rowInScope(k, scope, 'gateway', b.id);
-  const cur = await k.selectFrom('gateway').select(['sn', 'customer_id']).where('id', '=', b.id).forUpdate().executeTakeFirstOrThrow();
+  const cur = await k
+    .selectFrom('gateway as t')
+    .select(['t.sn', 't.customer_id'])
+    .where('t.id', '=', b.id)
+    .where((eb) => limitOf(eb, scope, 'gateway'))
+    .forUpdate()
+    .executeTakeFirst();
+  if (!cur) throw notFound();
   await checkCarrier(k, scope, b.carrierId, cur.customer_id);
   await checkSn(q, b.sn, b.id);
   await mapUnique(

@@ -6,8 +6,8 @@ import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { countOf } from '../../platform/db/query.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
-import { AppError, conflict, noPermission } from '../../platform/http/errors.js';
-import { idsInScope, inUse, limitOf, mapUnique, rowInScope, sameCustomer, subtreeIds } from '../dm/records.js';
+import { AppError, conflict, noPermission, notFound } from '../../platform/http/errors.js';
+import { idsInScope, inUse, limitOf, mapUnique, sameCustomer, subtreeIds } from '../dm/records.js';
 
 /** Floor-plan nodes (funcType 1) hold a picture with positioned devices, not a subtree (spec §4). */
 const FLOOR_PLAN = 1;
@@ -69,10 +69,15 @@ export function detail(q: Queryable, scope: Scope, id: number) {
 
 /** The parent a node may hang under: in scope, the same customer, not a floor plan. */
 async function checkParent(k: Kysely<DB>, scope: Scope, parentId: number, customerId?: number) {
-  const parent = await rowInScope(k, scope, 'scene', parentId);
+  const parent = await k
+    .selectFrom('scene as t')
+    .select(['t.id', 't.customer_id', 't.func_type'])
+    .where('t.id', '=', parentId)
+    .where((eb) => limitOf(eb, scope, 'scene'))
+    .executeTakeFirst();
+  if (!parent) throw notFound();
   if (customerId !== undefined) sameCustomer(parent, customerId, 'scene');
-  const { func_type } = await k.selectFrom('scene').select('func_type').where('id', '=', parentId).executeTakeFirstOrThrow();
-  if (func_type === FLOOR_PLAN) throw floorPlanNoChildren();
+  if (parent.func_type === FLOOR_PLAN) throw floorPlanNoChildren();
   return parent;
 }
 
@@ -96,8 +101,14 @@ export async function add(q: Queryable, scope: Scope, body: SceneBody & { custom
 
 export async function update(q: Queryable, scope: Scope, body: SceneBody & { id: number }) {
   const k = scoped(q, scope);
-  await rowInScope(k, scope, 'scene', body.id);
-  const row = await k.selectFrom('scene').select(['id', 'customer_id', 'parent_id']).where('id', '=', body.id).forUpdate().executeTakeFirstOrThrow();
+  const row = await k
+    .selectFrom('scene as t')
+    .select(['t.id', 't.customer_id', 't.parent_id'])
+    .where('t.id', '=', body.id)
+    .where((eb) => limitOf(eb, scope, 'scene'))
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw notFound();
   if (scope.sceneIds !== null && !body.parentId && row.parent_id !== null) throw noPermission();
   if (body.parentId && body.parentId !== row.parent_id) {
     await checkParent(k, scope, body.parentId, row.customer_id);

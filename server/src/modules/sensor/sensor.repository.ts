@@ -6,7 +6,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { isTaken } from '../../platform/db/unique.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
-import { conflict } from '../../platform/http/errors.js';
+import { conflict, notFound } from '../../platform/http/errors.js';
 import { idsInScope, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 
@@ -127,15 +127,21 @@ export async function add(q: Queryable, scope: Scope, b: SensorBody) {
 /** Returns the number before the change: ingest forgets both. */
 export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: number }) {
   const k = scoped(q, scope);
-  const cur = await rowInScope(k, scope, 'sensor', b.id);
-  const before = await k.selectFrom('sensor').select('dev_no').where('id', '=', b.id).forUpdate().executeTakeFirstOrThrow();
+  const cur = await k
+    .selectFrom('sensor as t')
+    .select(['t.dev_no', 't.customer_id'])
+    .where('t.id', '=', b.id)
+    .where((eb) => limitOf(eb, scope, 'sensor'))
+    .forUpdate()
+    .executeTakeFirst();
+  if (!cur) throw notFound();
   await checkRefs(k, scope, b, cur.customer_id);
   if (await isTaken(q, 'sensor', b.devNo, b.id)) throw numberExists();
   await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
     sensor_dev_no: numberExists(),
   });
   if (b.carrierId) await checkHumidityZone(k, b.carrierId, 'carrierId');
-  return { id: b.id, oldDevNo: before.dev_no };
+  return { id: b.id, oldDevNo: cur.dev_no };
 }
 
 /** Readings stay until retention removes them; the alarm hand-over row would point at nothing, so it goes. */
