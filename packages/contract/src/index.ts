@@ -15,3 +15,4 @@ export * from './api/history.js';
 export * from './api/contact.js';
 export * from './api/scene.js';
 export * from './api/syslog.js';
+export * from './api/exception.js';

@@ -94,7 +94,3 @@ export const paging = {
   iDisplayLength: z.coerce.number().int().min(1).max(100).default(15),
 };
 
-/** Start date not later than end date (spec §5). */
-export const timeRange = z
-  .object({ start: z.coerce.number().int(), end: z.coerce.number().int() })
-  .refine((r) => r.start <= r.end, { error: 'errors.rule.startAfterEnd', path: ['start'] });

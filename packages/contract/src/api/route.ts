@@ -76,3 +76,10 @@ export const ms = z.number().int();
 export const idResult = z.object({ id: z.number().int() });
 export const deletedResult = z.object({ deleted: z.number().int() });
 export const nothing = z.null();
+
+/** `startTime`/`endTime` filters in UTC ms; a start after the end is refused on startTime. */
+export const timeRange = { startTime: z.coerce.number().int().min(0).optional(), endTime: z.coerce.number().int().min(0).optional() };
+export const startNotAfterEnd: [(q: { startTime?: number; endTime?: number }) => boolean, { error: string; path: string[] }] = [
+  (q) => q.startTime === undefined || q.endTime === undefined || q.startTime <= q.endTime,
+  { error: 'errors.rule.startAfterEnd', path: ['startTime'] },
+];

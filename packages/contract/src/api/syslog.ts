@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ms, pageOf, pageQuery, route } from './route.js';
+import { ms, pageOf, pageQuery, route, startNotAfterEnd, timeRange } from './route.js';
 
 /** The system log of spec §3: every mutation's time, module, operator, method, content, parameters and result. */
 
@@ -18,8 +18,6 @@ export const sysLogRow = z.object({
 });
 export type SysLogRow = z.infer<typeof sysLogRow>;
 
-const time = z.coerce.number().int().min(0);
-
 export const syslogApi = {
   page: route({
     method: 'GET',
@@ -32,14 +30,10 @@ export const syslogApi = {
       method: z.string().trim().max(60).optional(),
       result: z.coerce.number().int().min(0).max(1).optional(),
       content: z.string().trim().max(100).optional(),
-      startTime: time.optional(),
-      endTime: time.optional(),
+      ...timeRange,
       /** Platform users (and proxies) narrow to one customer; outside the caller's scope it finds nothing. */
       customerId: z.coerce.number().int().positive().optional(),
-    }).refine((q) => q.startTime === undefined || q.endTime === undefined || q.startTime <= q.endTime, {
-      error: 'errors.rule.startAfterEnd',
-      path: ['startTime'],
-    }),
+    }).refine(...startNotAfterEnd),
     result: pageOf(sysLogRow),
   }),
   modules: route({ method: 'GET', path: '/service/syslog/modules', tag: 'syslog', summary: 'The module names in the caller\'s part of the log', result: z.array(z.string()) }),

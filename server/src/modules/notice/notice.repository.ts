@@ -1,25 +1,22 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { NOTICE_STATUS } from '@coldwatch/contract';
-import type { Db, Queryable } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import type { Queryable } from '../../platform/db/client.js';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
+import type { Scope } from '../../platform/auth/scope.js';
 import { notFound } from '../../platform/http/errors.js';
-import { pageResult } from '../../platform/http/paging.js';
-import { exceptionLimitWhere } from '../exception/exception.repository.js';
+import { exceptionLimitOf } from '../exception/exception.repository.js';
 
-const msCol = (col: string, as: string) => `(extract(epoch from ${col}) * 1000)::bigint AS "${as}"`;
-
-const COLS = `n.id, n.customer_id AS "customerId", n.exception_id AS "exceptionId", n.type, n.channel, n.recipient,
-  n.subject, n.content, n.status, n.attempts, n.result,
-  ${msCol('n.send_time', 'sendTime')}, ${msCol('n.next_attempt_at', 'nextAttemptAt')}, ${msCol('n.created_at', 'createdAt')}`;
+type From = DB & { n: DB['notice_log'] };
 
 /** Scene limit of a notice: the notices of exceptions in the limit (a notice without exception, unlimited callers only). */
-function noticeLimitWhere(scope: Scope, params: unknown[]): string {
-  if (scope.sceneIds === null) return 'TRUE';
-  return `n.exception_id IN (SELECT le.id FROM exception_record le WHERE ${exceptionLimitWhere(scope, 'le', params)})`;
+function noticeLimitOf(eb: ExpressionBuilder<From, 'n'>, scope: Scope): Expression<SqlBool> {
+  if (scope.sceneIds === null) return sql<boolean>`TRUE`;
+  return eb('n.exception_id', 'in', eb.selectFrom('exception_record as e').select('e.id').where((e) => exceptionLimitOf(e, scope)));
 }
 
-export interface NoticeFilter {
-  iDisplayStart: number;
-  iDisplayLength: number;
+export interface NoticeFilter extends PageInput {
   type?: string;
   channel?: string;
   status?: number;
@@ -30,22 +27,37 @@ export interface NoticeFilter {
 }
 
 /** The notice log (spec §3), newest first. */
-export async function page(db: Db, scope: Scope, f: NoticeFilter) {
-  const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'n.customer_id', params), noticeLimitWhere(scope, params)];
-  if (f.type) where.push(`n.type = $${params.push(f.type)}`);
-  if (f.channel) where.push(`n.channel = $${params.push(f.channel)}`);
-  if (f.status !== undefined) where.push(`n.status = $${params.push(f.status)}`);
-  if (f.recipient) where.push(`n.recipient ILIKE $${params.push(`%${f.recipient.replace(/[\\%_]/g, (m) => `\\${m}`)}%`)}`);
-  if (f.exceptionId) where.push(`n.exception_id = $${params.push(f.exceptionId)}`);
-  if (f.startTime !== undefined) where.push(`n.created_at >= $${params.push(new Date(f.startTime))}`);
-  if (f.endTime !== undefined) where.push(`n.created_at <= $${params.push(new Date(f.endTime))}`);
-  const w = where.join(' AND ');
-  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM notice_log n WHERE ${w}`, params);
-  const rows = await db.query(`SELECT ${COLS} FROM notice_log n WHERE ${w} ORDER BY n.created_at DESC, n.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-    ...params, f.iDisplayLength, f.iDisplayStart,
-  ]);
-  return pageResult(rows, n, f);
+export function page(q: Queryable, scope: Scope, f: NoticeFilter) {
+  const query = scoped(q, scope)
+    .selectFrom('notice_log as n')
+    .select([
+      'n.id',
+      'n.customer_id as customerId',
+      'n.exception_id as exceptionId',
+      'n.type',
+      'n.channel',
+      'n.recipient',
+      'n.subject',
+      'n.content',
+      'n.status',
+      'n.attempts',
+      'n.result',
+      msOrNull('n.send_time').as('sendTime'),
+      msOrNull('n.next_attempt_at').as('nextAttemptAt'),
+      msOf('n.created_at').as('createdAt'),
+    ])
+    .where((eb) => {
+      const and = [noticeLimitOf(eb, scope)];
+      if (f.type) and.push(eb('n.type', '=', f.type));
+      if (f.channel) and.push(eb('n.channel', '=', f.channel));
+      if (f.status !== undefined) and.push(eb('n.status', '=', f.status));
+      if (f.recipient) and.push(eb('n.recipient', 'ilike', contains(f.recipient)));
+      if (f.exceptionId) and.push(eb('n.exception_id', '=', f.exceptionId));
+      if (f.startTime !== undefined) and.push(eb('n.created_at', '>=', new Date(f.startTime)));
+      if (f.endTime !== undefined) and.push(eb('n.created_at', '<=', new Date(f.endTime)));
+      return eb.and(and);
+    });
+  return paged(query, f, { by: ['n.created_at desc', 'n.id desc'] });
 }
 
 /**
@@ -54,18 +66,22 @@ export async function page(db: Db, scope: Scope, f: NoticeFilter) {
  * pending ones are left as they are, so a double click sends nothing twice.
  */
 export async function retry(q: Queryable, scope: Scope, ids: number[]) {
-  const params: unknown[] = [ids];
-  const found = await q.query<{ id: number; status: number }>(
-    `SELECT n.id, n.status FROM notice_log n WHERE n.id = ANY($1::bigint[]) AND ${scopeWhere(scope, 'n.customer_id', params)}
-        AND ${noticeLimitWhere(scope, params)} FOR UPDATE`,
-    params,
-  );
+  const k = scoped(q, scope);
+  const found = await k
+    .selectFrom('notice_log as n')
+    .select(['n.id', 'n.status'])
+    .where('n.id', 'in', ids)
+    .where((eb) => noticeLimitOf(eb, scope))
+    .forUpdate()
+    .execute();
   if (found.length !== new Set(ids).size) throw notFound();
   const failed = found.filter((r) => r.status === NOTICE_STATUS.failed).map((r) => r.id);
   if (failed.length) {
-    await q.query(`UPDATE notice_log SET status = $2, attempts = 0, next_attempt_at = now(), result = '' WHERE id = ANY($1::bigint[])`, [
-      failed, NOTICE_STATUS.pending,
-    ]);
+    await k
+      .updateTable('notice_log')
+      .set({ status: NOTICE_STATUS.pending, attempts: 0, next_attempt_at: sql<Date>`now()`, result: '' })
+      .where('id', 'in', failed)
+      .execute();
   }
   return { retried: failed.length };
 }
