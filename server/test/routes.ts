@@ -88,3 +88,9 @@ export const pathFor = (r: Walked, known: Record<string, unknown>, id: number) =
 
 /** The query string of a filled querystring object. */
 export const queryOf = (filled: Record<string, unknown>) => new URLSearchParams(Object.entries(filled).map(([q, v]) => [q, String(v)])).toString();
+
+/** The fields of obj that schema's body names: a detail answer turned into an update body, as a form would send it. */
+export function bodyFrom<T extends Record<string, unknown>>(schema: any, obj: T): Partial<T> {
+  const keys = Object.keys(shapeOf(schema) ?? {});
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => keys.includes(k))) as Partial<T>;
+}

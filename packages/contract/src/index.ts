@@ -16,3 +16,7 @@ export * from './api/contact.js';
 export * from './api/scene.js';
 export * from './api/syslog.js';
 export * from './api/exception.js';
+export * from './api/param.js';
+export * from './api/mine.js';
+export * from './api/menu.js';
+export * from './api/user.js';

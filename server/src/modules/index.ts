@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../deps.js';
 import { userRoutes } from './user/user.routes.js';
+import { loginRoutes } from './user/login.routes.js';
+import { mineRoutes } from './user/mine.routes.js';
 import { sceneRoutes } from './scene/scene.routes.js';
 import { carrierRoutes } from './carrier/carrier.routes.js';
 import { gatewayRoutes } from './gateway/gateway.routes.js';
@@ -25,4 +27,4 @@ export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes];
+export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes];

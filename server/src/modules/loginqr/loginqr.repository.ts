@@ -1,48 +1,63 @@
 import { randomBytes } from 'node:crypto';
-import type { Db, Queryable } from '../../platform/db/client.js';
+import { sql } from 'kysely';
+import type { Queryable } from '../../platform/db/client.js';
+import { crossTenant } from '../../platform/db/kysely.js';
+import { msOf } from '../../platform/db/query.js';
 
 /** Spec §9: a login QR code is valid five minutes. */
 export const LOGIN_QR_TTL_MS = 5 * 60_000;
 
 export type QrState = 'waiting' | 'confirmed' | 'used';
 
-export interface QrRow {
-  key: string;
-  status: QrState;
-  user_id: number | null;
-  expired: boolean;
-}
+/** Before any session the key itself is the credential: no customer scope exists yet. */
+const keys = (q: Queryable) => crossTenant(q, 'login QR keys are read before a session exists');
 
 /** A new waiting key; expiry is taken from the database clock, the same clock every check uses. */
-export async function create(db: Db): Promise<{ key: string; expiresAt: number }> {
-  // Keys live five minutes; anything older than a day is gone for good.
-  await db.query(`DELETE FROM login_qr WHERE expires_at < now() - interval '1 day'`);
+export async function create(q: Queryable): Promise<{ key: string; expiresAt: number }> {
+  const k = keys(q);
+  // Keys live five minutes; anything older than a day is gone for good (the cache retention job also clears them).
+  await k.deleteFrom('login_qr').where('expires_at', '<', sql<Date>`now() - interval '1 day'`).execute();
   const key = randomBytes(24).toString('base64url');
-  const row = await db.one<{ expiresAt: number }>(
-    `INSERT INTO login_qr (key, expires_at) VALUES ($1, now() + $2 * interval '1 millisecond')
-     RETURNING (extract(epoch from expires_at) * 1000)::bigint AS "expiresAt"`,
-    [key, LOGIN_QR_TTL_MS],
-  );
-  return { key, expiresAt: row!.expiresAt };
+  return k
+    .insertInto('login_qr')
+    .values({ key, expires_at: sql<Date>`now() + ${LOGIN_QR_TTL_MS} * interval '1 millisecond'` })
+    .returning(msOf('expires_at').as('expiresAt'))
+    .executeTakeFirstOrThrow()
+    .then((r) => ({ key, expiresAt: r.expiresAt }));
 }
 
 export const find = (q: Queryable, key: string) =>
-  q.query<QrRow>('SELECT key, status, user_id, expires_at <= now() AS expired FROM login_qr WHERE key = $1', [key]).then((r) => r[0]);
+  keys(q)
+    .selectFrom('login_qr')
+    .select(['key', sql<QrState>`status`.as('status'), 'user_id', sql<boolean>`expires_at <= now()`.as('expired')])
+    .where('key', '=', key)
+    .executeTakeFirst();
+
+const waiting = sql<boolean>`status = 'waiting' AND expires_at > now()`;
 
 /** Ends a waiting key at once (refresh): it can be neither confirmed nor used afterwards. */
-export const expire = (db: Db, key: string) => db.query(`UPDATE login_qr SET expires_at = now() WHERE key = $1 AND status = 'waiting' AND expires_at > now()`, [key]);
+export const expire = (q: Queryable, key: string) => keys(q).updateTable('login_qr').set({ expires_at: sql<Date>`now()` }).where('key', '=', key).where(waiting).execute();
 
 /** A signed-in user takes a waiting, unexpired key; false when the key was not in that state. */
-export async function confirm(q: Queryable, key: string, userId: number): Promise<boolean> {
-  const rows = await q.query(`UPDATE login_qr SET status = 'confirmed', user_id = $2 WHERE key = $1 AND status = 'waiting' AND expires_at > now() RETURNING key`, [key, userId]);
+export async function confirm(q: Queryable, key: string, user: { userId: number; customerId: number }): Promise<boolean> {
+  const rows = await keys(q)
+    .updateTable('login_qr')
+    .set({ status: 'confirmed', user_id: user.userId, customer_id: user.customerId })
+    .where('key', '=', key)
+    .where(waiting)
+    .returning('key')
+    .execute();
   return rows.length > 0;
 }
 
 /** Single use: the first poll after confirmation claims the key; later polls find it used. */
-export async function claim(db: Db, key: string): Promise<number | undefined> {
-  const row = await db.one<{ user_id: number }>(
-    `UPDATE login_qr SET status = 'used' WHERE key = $1 AND status = 'confirmed' AND expires_at > now() RETURNING user_id`,
-    [key],
-  );
-  return row?.user_id;
+export async function claim(q: Queryable, key: string): Promise<number | undefined> {
+  const row = await keys(q)
+    .updateTable('login_qr')
+    .set({ status: 'used' })
+    .where('key', '=', key)
+    .where(sql<boolean>`status = 'confirmed' AND expires_at > now()`)
+    .returning('user_id')
+    .executeTakeFirst();
+  return row?.user_id ?? undefined;
 }

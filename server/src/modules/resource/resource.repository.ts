@@ -1,7 +1,9 @@
 import { ALL_FUNCS, Code, MENU_CODE, type ResourceBody } from '@coldwatch/contract';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
+import { system } from '../../platform/db/kysely.js';
+import { contains, paged, type PageInput } from '../../platform/db/query.js';
 import { AppError, conflict, notFound, paramError } from '../../platform/http/errors.js';
-import { pageResult } from '../../platform/http/paging.js';
 import { mapUnique } from '../dm/records.js';
 import { entryFuncs } from './menu.service.js';
 
@@ -31,34 +33,50 @@ export interface ResourceTreeNode extends ResourceRow {
   children: ResourceTreeNode[];
 }
 
-const COLS = `id, parent_id AS "parentId", code, name, url, icon, hidden, enabled, visible, func_object AS "funcObject",
-  extra_code AS "extraCode", access_level AS "accessLevel", sort, builtin`;
+function resourceSelect(q: Queryable) {
+  return system(q)
+    .selectFrom('menu_resource as m')
+    .select([
+      'm.id',
+      'm.parent_id as parentId',
+      'm.code',
+      'm.name',
+      'm.url',
+      'm.icon',
+      'm.hidden',
+      'm.enabled',
+      sql<ResourceRow['visible']>`m.visible`.as('visible'),
+      'm.func_object as funcObject',
+      'm.extra_code as extraCode',
+      'm.access_level as accessLevel',
+      'm.sort',
+      'm.builtin',
+    ]);
+}
 const withFuncs = (r: Omit<ResourceRow, 'funcCodes'>): ResourceRow => ({ ...r, funcCodes: entryFuncs(r.code, r.funcObject) });
 
-export async function page(q: Queryable, f: { iDisplayStart: number; iDisplayLength: number; name?: string; code?: string; parentId?: number }) {
-  const params: unknown[] = [];
-  const where: string[] = ['TRUE'];
-  if (f.name) (params.push(`%${f.name}%`), where.push(`name ILIKE $${params.length}`));
-  if (f.code) (params.push(`%${f.code}%`), where.push(`code ILIKE $${params.length}`));
-  if (f.parentId) (params.push(f.parentId), where.push(`parent_id = $${params.length}`));
-  const w = where.join(' AND ');
-  const [{ n }] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM menu_resource WHERE ${w}`, params);
-  params.push(f.iDisplayLength, f.iDisplayStart);
-  const rows = await q.query<Omit<ResourceRow, 'funcCodes'>>(
-    `SELECT ${COLS} FROM menu_resource WHERE ${w} ORDER BY sort, id LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
-  );
-  return pageResult(rows.map(withFuncs), n, f);
+export async function page(q: Queryable, f: PageInput & { name?: string; code?: string; parentId?: number }) {
+  const query = resourceSelect(q).where((eb) => {
+    const and: Expression<SqlBool>[] = [];
+    if (f.name) and.push(eb('m.name', 'ilike', contains(f.name)));
+    if (f.code) and.push(eb('m.code', 'ilike', contains(f.code)));
+    if (f.parentId) and.push(eb('m.parent_id', '=', f.parentId));
+    return eb.and(and);
+  });
+  const p = await paged(query, f, { sortable: SORTABLE, by: ['m.sort', 'm.id'] });
+  return { ...p, rows: p.rows.map(withFuncs) };
 }
 
+const SORTABLE = { name: 'm.name', code: 'm.code', sort: 'm.sort' };
+
 export async function detail(q: Queryable, id: number): Promise<ResourceRow | undefined> {
-  const [r] = await q.query<Omit<ResourceRow, 'funcCodes'>>(`SELECT ${COLS} FROM menu_resource WHERE id = $1`, [id]);
+  const r = await resourceSelect(q).where('m.id', '=', id).executeTakeFirst();
   return r && withFuncs(r);
 }
 
 /** Every resource as a tree (disabled ones included), in menu order. */
 export async function tree(q: Queryable): Promise<ResourceTreeNode[]> {
-  const rows = (await q.query<Omit<ResourceRow, 'funcCodes'>>(`SELECT ${COLS} FROM menu_resource ORDER BY sort, id`)).map(withFuncs);
+  const rows = (await resourceSelect(q).orderBy('m.sort').orderBy('m.id').execute()).map(withFuncs);
   const nodes = new Map(rows.map((r) => [r.id, { ...r, children: [] as ResourceTreeNode[] }]));
   const roots: ResourceTreeNode[] = [];
   for (const n of nodes.values()) (n.parentId !== null && nodes.get(n.parentId) ? nodes.get(n.parentId)!.children : roots).push(n);
@@ -73,33 +91,48 @@ const uniqueAnswers = {
 
 /** Name and code unique (407, 408), parent present, function object known. */
 async function check(q: Queryable, b: ResourceBody, id = 0) {
-  if ((await q.query('SELECT 1 FROM menu_resource WHERE name = $1 AND id <> $2', [b.name, id])).length) throw uniqueAnswers.menu_resource_name_key;
-  if ((await q.query('SELECT 1 FROM menu_resource WHERE code = $1 AND id <> $2', [b.code, id])).length) throw uniqueAnswers.menu_resource_code_key;
-  if (b.parentId !== null && !(await q.query('SELECT 1 FROM menu_resource WHERE id = $1', [b.parentId])).length) throw fail('errors.menu.parentMissing');
+  const k = system(q);
+  const other = (col: 'name' | 'code', v: string) => k.selectFrom('menu_resource').select('id').where(col, '=', v).where('id', '<>', id).executeTakeFirst();
+  if (await other('name', b.name)) throw uniqueAnswers.menu_resource_name_key;
+  if (await other('code', b.code)) throw uniqueAnswers.menu_resource_code_key;
+  if (b.parentId !== null && !(await k.selectFrom('menu_resource').select('id').where('id', '=', b.parentId).executeTakeFirst())) throw fail('errors.menu.parentMissing');
   if (b.funcObject !== null && !ALL_FUNCS.includes(`view${b.funcObject}`)) throw paramError('errors.menu.funcObject', { funcObject: 'errors.menu.funcObject' });
 }
 
 export async function add(q: Queryable, b: ResourceBody): Promise<{ id: number }> {
   await check(q, b);
   return mapUnique(async () => {
-    const [r] = await q.query<{ id: number }>(
-      `INSERT INTO menu_resource (parent_id, code, name, url, icon, hidden, enabled, visible, func_object, extra_code, access_level, sort, builtin)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false) RETURNING id`,
-      [b.parentId, b.code, b.name, b.url, b.icon, b.hidden, b.enabled, b.visible, b.funcObject, b.extraCode, b.accessLevel, b.sort],
-    );
+    const r = await system(q).insertInto('menu_resource').values({ ...columns(b), builtin: false }).returning('id').executeTakeFirstOrThrow();
     return { id: r.id };
   }, uniqueAnswers);
 }
 
 /** Ids of an entry and everything below it. */
 async function subtree(q: Queryable, ids: number[]): Promise<number[]> {
-  const rows = await q.query<{ id: number }>(
-    `WITH RECURSIVE t(id) AS (SELECT id FROM menu_resource WHERE id = ANY($1::int[])
-       UNION SELECT m.id FROM menu_resource m JOIN t ON m.parent_id = t.id) SELECT id FROM t`,
-    [ids],
-  );
+  const rows = await system(q)
+    .withRecursive('t(id)', (w) =>
+      w.selectFrom('menu_resource').select('menu_resource.id').where('menu_resource.id', 'in', ids).union(w.selectFrom('menu_resource as m').innerJoin('t', 't.id', 'm.parent_id').select('m.id')),
+    )
+    .selectFrom('t')
+    .select('t.id')
+    .execute();
   return rows.map((r) => r.id);
 }
+
+const columns = (b: ResourceBody) => ({
+  parent_id: b.parentId,
+  code: b.code,
+  name: b.name,
+  url: b.url,
+  icon: b.icon,
+  hidden: b.hidden,
+  enabled: b.enabled,
+  visible: b.visible,
+  func_object: b.funcObject,
+  extra_code: b.extraCode,
+  access_level: b.accessLevel,
+  sort: b.sort,
+});
 
 export async function update(q: Queryable, b: ResourceBody & { id: number }): Promise<{ id: number }> {
   const cur = await detail(q, b.id);
@@ -108,11 +141,7 @@ export async function update(q: Queryable, b: ResourceBody & { id: number }): Pr
   await check(q, b, b.id);
   if (b.parentId !== null && (await subtree(q, [b.id])).includes(b.parentId)) throw fail('errors.menu.parentLoop');
   return mapUnique(async () => {
-    await q.query(
-      `UPDATE menu_resource SET parent_id = $2, code = $3, name = $4, url = $5, icon = $6, hidden = $7, enabled = $8, visible = $9,
-         func_object = $10, extra_code = $11, access_level = $12, sort = $13 WHERE id = $1`,
-      [b.id, b.parentId, b.code, b.name, b.url, b.icon, b.hidden, b.enabled, b.visible, b.funcObject, b.extraCode, b.accessLevel, b.sort],
-    );
+    await system(q).updateTable('menu_resource').set(columns(b)).where('id', '=', b.id).execute();
     return { id: b.id };
   }, uniqueAnswers);
 }
@@ -123,11 +152,11 @@ export async function update(q: Queryable, b: ResourceBody & { id: number }): Pr
  * they cannot be deleted (disable them instead), nor can a parent holding one.
  */
 export async function remove(q: Queryable, ids: number[]): Promise<{ deleted: number }> {
-  const found = await q.query<{ id: number }>('SELECT id FROM menu_resource WHERE id = ANY($1::int[]) FOR UPDATE', [ids]);
+  const k = system(q);
+  const found = await k.selectFrom('menu_resource').select('id').where('id', 'in', ids).forUpdate().execute();
   if (found.length !== new Set(ids).size) throw notFound();
   const all = await subtree(q, ids);
-  const builtin = await q.query('SELECT 1 FROM menu_resource WHERE id = ANY($1::int[]) AND builtin', [all]);
-  if (builtin.length) throw fail('errors.menu.builtinDelete');
-  await q.query('DELETE FROM menu_resource WHERE id = ANY($1::int[])', [all]);
+  if (await k.selectFrom('menu_resource').select('id').where('id', 'in', all).where('builtin', '=', true).executeTakeFirst()) throw fail('errors.menu.builtinDelete');
+  await k.deleteFrom('menu_resource').where('id', 'in', all).execute();
   return { deleted: all.length };
 }

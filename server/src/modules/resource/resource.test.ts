@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceUpdateBody } from '@coldwatch/contract';
 import { setup, type TestCtx } from '../../../test/helper.js';
+import { bodyFrom } from '../../../test/routes.js';
 
 /** Building the app on a fresh database can be slow on a busy two-core machine. */
 const SETUP_MS = 180_000;
@@ -69,22 +71,22 @@ describe('menuFor: the caller\'s menu (spec §2, §6)', () => {
 
   it('a disabled entry leaves every menu; enabling it brings it back', async () => {
     const d = (await call(root, 'GET', `/service/resource/detail?id=${res.store}`)).result;
-    expect((await call(root, 'PUT', '/service/resource/update', { ...d, enabled: false })).state.code).toBe(200000);
+    expect((await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, d), enabled: false })).state.code).toBe(200000);
     expect(await menuCodes(alpha)).not.toContain('store');
     expect(await menuCodes(root)).not.toContain('store');
-    expect((await call(root, 'PUT', '/service/resource/update', { ...d, enabled: true })).state.code).toBe(200000);
+    expect((await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, d), enabled: true })).state.code).toBe(200000);
     expect(await menuCodes(alpha)).toContain('store');
   });
 
   it("visibility 'admin' hides an entry from non-admin users, 'system' from customer users", async () => {
     const d = (await call(root, 'GET', `/service/resource/detail?id=${res.warehouse}`)).result;
-    await call(root, 'PUT', '/service/resource/update', { ...d, visible: 'admin' });
+    await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, d), visible: 'admin' });
     expect(await menuCodes(operator)).not.toContain('warehouse');
     expect(await menuCodes(alpha)).toContain('warehouse');
-    await call(root, 'PUT', '/service/resource/update', { ...d, visible: 'system' });
+    await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, d), visible: 'system' });
     expect(await menuCodes(alpha)).not.toContain('warehouse');
     expect(await menuCodes(padmin)).toContain('warehouse');
-    await call(root, 'PUT', '/service/resource/update', { ...d, visible: 'all' });
+    await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, d), visible: 'all' });
     expect(await menuCodes(operator)).toContain('warehouse');
   });
 });
@@ -129,15 +131,15 @@ describe('menu resource rules (spec §5, §8 407/408)', () => {
   it('update: a built-in code cannot change, its name can; 407/408 against others; no parent loops', async () => {
     const d = (await call(root, 'GET', `/service/resource/detail?id=${res.onlineHelp}`)).result;
     expect(d).toMatchObject({ code: 'onlineHelp', builtin: true, parentId: res.sys });
-    expect((await call(root, 'PUT', '/service/resource/update', { ...d, code: 'help2' })).state.msg).toBe('The code of a built-in menu entry cannot be changed');
-    expect((await call(root, 'PUT', '/service/resource/update', { ...d, name: 'Online help' })).state.code).toBe(200000);
-    expect((await call(root, 'PUT', '/service/resource/update', { ...d, name: 'home' })).state.code).toBe(407);
+    expect((await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, d), code: 'help2' })).state.msg).toBe('The code of a built-in menu entry cannot be changed');
+    expect((await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, d), name: 'Online help' })).state.code).toBe(200000);
+    expect((await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, d), name: 'home' })).state.code).toBe(407);
     const own = (await call(root, 'POST', '/service/resource/add', body({ code: 'ownA', name: 'Own A' }))).result.id;
     const child = (await call(root, 'POST', '/service/resource/add', body({ code: 'ownB', name: 'Own B', parentId: own }))).result.id;
     const od = (await call(root, 'GET', `/service/resource/detail?id=${own}`)).result;
-    expect((await call(root, 'PUT', '/service/resource/update', { ...od, code: 'home' })).state.code).toBe(408);
-    expect((await call(root, 'PUT', '/service/resource/update', { ...od, code: 'ownA2' })).state.code).toBe(200000);
-    expect((await call(root, 'PUT', '/service/resource/update', { ...od, code: 'ownA2', parentId: child })).state.code).toBe(500000);
+    expect((await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, od), code: 'home' })).state.code).toBe(408);
+    expect((await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, od), code: 'ownA2' })).state.code).toBe(200000);
+    expect((await call(root, 'PUT', '/service/resource/update', { ...bodyFrom(resourceUpdateBody, od), code: 'ownA2', parentId: child })).state.code).toBe(500000);
   });
 
   it('deleting a parent deletes its children; built-in entries cannot be deleted', async () => {

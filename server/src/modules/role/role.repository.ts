@@ -1,7 +1,9 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
-import { pageResult } from '../../platform/http/paging.js';
-import { msCol } from '../dm/records.js';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
+import type { Scope } from '../../platform/auth/scope.js';
 
 /** A role as the page and the detail answer it (spec §3 Role). */
 export interface RoleRow {
@@ -26,63 +28,64 @@ export interface RoleDetail extends RoleRow {
   sceneIds: number[];
 }
 
-const COLS = `r.id, r.customer_id AS "customerId", c.name AS "customerName", r.name, r.status, r.type, r.level,
-  r.is_default AS "isDefault", r.delegable, r.description,
-  (SELECT count(*)::int FROM user_role ur WHERE ur.role_id = r.id) AS "userCount", ${msCol('r.created_at', 'createdAt')}`;
+function roleSelect(k: Kysely<DB>) {
+  return k
+    .selectFrom('role as r')
+    .innerJoin('customer as c', 'c.id', 'r.customer_id')
+    .select((eb) => [
+      'r.id',
+      'r.customer_id as customerId',
+      'c.name as customerName',
+      'r.name',
+      'r.status',
+      sql<RoleRow['type']>`r.type`.as('type'),
+      'r.level',
+      'r.is_default as isDefault',
+      'r.delegable',
+      'r.description',
+      countOf(eb.selectFrom('user_role as ur').whereRef('ur.role_id', '=', 'r.id')).as('userCount'),
+      msOf('r.created_at').as('createdAt'),
+    ]);
+}
 
-export interface PageFilters {
-  iDisplayStart: number;
-  iDisplayLength: number;
+export interface PageFilters extends PageInput {
   name?: string;
   status?: number;
   type?: 'admin' | 'normal';
   customerId?: number;
 }
 
-export async function page(q: Queryable, scope: Scope, f: PageFilters) {
-  const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'r.customer_id', params)];
-  if (f.name) {
-    params.push(`%${f.name}%`);
-    where.push(`r.name ILIKE $${params.length}`);
-  }
-  if (f.status !== undefined) {
-    params.push(f.status);
-    where.push(`r.status = $${params.length}`);
-  }
-  if (f.type) {
-    params.push(f.type);
-    where.push(`r.type = $${params.length}`);
-  }
-  if (f.customerId) {
-    params.push(f.customerId);
-    where.push(`r.customer_id = $${params.length}`);
-  }
-  const w = where.join(' AND ');
-  const [{ n }] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM role r WHERE ${w}`, params);
-  params.push(f.iDisplayLength, f.iDisplayStart);
-  const rows = await q.query<RoleRow>(
-    `SELECT ${COLS} FROM role r JOIN customer c ON c.id = r.customer_id WHERE ${w} ORDER BY r.customer_id, r.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
-  );
-  return pageResult(rows, n, f);
+const SORTABLE = { name: 'r.name', level: 'r.level', status: 'r.status', createdAt: 'r.created_at' };
+
+export function page(q: Queryable, scope: Scope, f: PageFilters) {
+  const query = roleSelect(scoped(q, scope)).where((eb) => {
+    const and: Expression<SqlBool>[] = [];
+    if (f.name) and.push(eb('r.name', 'ilike', contains(f.name)));
+    if (f.status !== undefined) and.push(eb('r.status', '=', f.status));
+    if (f.type) and.push(eb('r.type', '=', f.type));
+    if (f.customerId) and.push(eb('r.customer_id', '=', f.customerId));
+    return eb.and(and);
+  });
+  return paged(query, f, { sortable: SORTABLE, by: ['r.customer_id', 'r.id'] });
 }
 
 /** One role of the caller's scope (undefined: missing or another customer's). */
 export async function detail(q: Queryable, scope: Scope, id: number): Promise<RoleDetail | undefined> {
-  const params: unknown[] = [id];
-  const [row] = await q.query<RoleRow>(
-    `SELECT ${COLS} FROM role r JOIN customer c ON c.id = r.customer_id WHERE r.id = $1 AND ${scopeWhere(scope, 'r.customer_id', params)}`,
-    params,
-  );
+  const k = scoped(q, scope);
+  const row: RoleRow | undefined = await roleSelect(k).where('r.id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  const col = async (sql: string) => (await q.query<{ v: any }>(sql, [id])).map((x) => x.v);
+  const [funcs, resources, proxies, scenes] = await Promise.all([
+    k.selectFrom('role_func').select('func').where('role_id', '=', id).orderBy('func').execute(),
+    k.selectFrom('role_resource').select('resource_id').where('role_id', '=', id).orderBy('resource_id').execute(),
+    k.selectFrom('role_proxy_customer').select('governed_id').where('role_id', '=', id).orderBy('governed_id').execute(),
+    k.selectFrom('role_scene').select('scene_id').where('role_id', '=', id).orderBy('scene_id').execute(),
+  ]);
   return {
     ...row,
-    funcs: await col('SELECT func AS v FROM role_func WHERE role_id = $1 ORDER BY func'),
-    resourceIds: await col('SELECT resource_id AS v FROM role_resource WHERE role_id = $1 ORDER BY resource_id'),
-    proxyCustomerIds: await col('SELECT governed_id AS v FROM role_proxy_customer WHERE role_id = $1 ORDER BY governed_id'),
-    sceneIds: await col('SELECT scene_id AS v FROM role_scene WHERE role_id = $1 ORDER BY scene_id'),
+    funcs: funcs.map((x) => x.func),
+    resourceIds: resources.map((x) => x.resource_id),
+    proxyCustomerIds: proxies.map((x) => x.governed_id),
+    sceneIds: scenes.map((x) => x.scene_id),
   };
 }
 
@@ -101,28 +104,33 @@ export interface RoleWrite {
   sceneIds: number[];
 }
 
-export async function insert(q: Queryable, w: RoleWrite): Promise<number> {
-  const [{ id }] = await q.query<{ id: number }>(
-    `INSERT INTO role (customer_id, name, status, type, level, is_default, delegable, description)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [w.customerId, w.name, w.status, w.type, w.level, w.isDefault, w.delegable, w.description],
-  );
-  await writeLinks(q, id, w);
+export async function insert(q: Queryable, scope: Scope, w: RoleWrite): Promise<number> {
+  const k = scoped(q, scope);
+  const { id } = await k
+    .insertInto('role')
+    .values({ customer_id: w.customerId, name: w.name, status: w.status, type: w.type, level: w.level, is_default: w.isDefault, delegable: w.delegable, description: w.description })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await writeLinks(k, id, w);
   return id;
 }
 
-export async function update(q: Queryable, id: number, w: RoleWrite): Promise<void> {
-  await q.query(
-    `UPDATE role SET name = $2, status = $3, level = $4, is_default = $5, delegable = $6, description = $7 WHERE id = $1`,
-    [id, w.name, w.status, w.level, w.isDefault, w.delegable, w.description],
-  );
-  for (const t of ['role_func', 'role_resource', 'role_proxy_customer', 'role_scene']) await q.query(`DELETE FROM ${t} WHERE role_id = $1`, [id]);
-  await writeLinks(q, id, w);
+export async function update(q: Queryable, scope: Scope, id: number, w: RoleWrite): Promise<void> {
+  const k = scoped(q, scope);
+  await k
+    .updateTable('role')
+    .set({ name: w.name, status: w.status, level: w.level, is_default: w.isDefault, delegable: w.delegable, description: w.description })
+    .where('id', '=', id)
+    .execute();
+  for (const t of ['role_func', 'role_resource', 'role_proxy_customer', 'role_scene'] as const) await k.deleteFrom(t).where('role_id', '=', id).execute();
+  await writeLinks(k, id, w);
 }
 
-async function writeLinks(q: Queryable, id: number, w: RoleWrite) {
-  if (w.funcs.length) await q.query('INSERT INTO role_func (role_id, func) SELECT $1, unnest($2::text[])', [id, [...new Set(w.funcs)]]);
-  if (w.resourceIds.length) await q.query('INSERT INTO role_resource (role_id, resource_id) SELECT $1, unnest($2::int[])', [id, [...new Set(w.resourceIds)]]);
-  if (w.proxyCustomerIds.length) await q.query('INSERT INTO role_proxy_customer (role_id, governed_id) SELECT $1, unnest($2::int[])', [id, [...new Set(w.proxyCustomerIds)]]);
-  if (w.sceneIds.length) await q.query('INSERT INTO role_scene (role_id, scene_id) SELECT $1, unnest($2::int[])', [id, [...new Set(w.sceneIds)]]);
+async function writeLinks(k: Kysely<DB>, id: number, w: RoleWrite) {
+  const base = { role_id: id, customer_id: w.customerId };
+  const each = <T>(xs: T[]) => [...new Set(xs)];
+  if (w.funcs.length) await k.insertInto('role_func').values(each(w.funcs).map((func) => ({ ...base, func }))).execute();
+  if (w.resourceIds.length) await k.insertInto('role_resource').values(each(w.resourceIds).map((resource_id) => ({ ...base, resource_id }))).execute();
+  if (w.proxyCustomerIds.length) await k.insertInto('role_proxy_customer').values(each(w.proxyCustomerIds).map((governed_id) => ({ ...base, governed_id }))).execute();
+  if (w.sceneIds.length) await k.insertInto('role_scene').values(each(w.sceneIds).map((scene_id) => ({ ...base, scene_id }))).execute();
 }

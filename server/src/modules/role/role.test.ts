@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roleUpdateBody } from '@coldwatch/contract';
 import { setup, type TestCtx } from '../../../test/helper.js';
+import { bodyFrom } from '../../../test/routes.js';
 
 /** Building the app on a fresh database can be slow on a busy two-core machine. */
 const SETUP_MS = 180_000;
@@ -106,7 +108,7 @@ describe('role update, detail, page', () => {
   it('the admin role keeps its type when the update leaves type out', async () => {
     const id = await roleId(t.tenants.a.customerId, 'Administrator');
     const d = (await call(alpha, 'GET', `/service/role/detail?id=${id}`)).result;
-    const r = await call(alpha, 'PUT', '/service/role/update', { ...d, description: 'the boss', type: undefined });
+    const r = await call(alpha, 'PUT', '/service/role/update', { ...bodyFrom(roleUpdateBody, d), description: 'the boss', type: undefined });
     expect(r.state.code, JSON.stringify(r)).toBe(200000);
     expect((await call(alpha, 'GET', `/service/role/detail?id=${id}`)).result).toMatchObject({ type: 'admin', isDefault: true, description: 'the boss' });
   });

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { envelope, type RouteDef } from '@coldwatch/contract';
+import { Code, envelope, translate, type Locale, type RouteDef } from '@coldwatch/contract';
 import type { ZApp } from '../../modules/index.js';
 import { ok } from './envelope.js';
 
@@ -12,7 +12,23 @@ export interface Access {
   funcs?: string[];
   /** An answer that stays open (SSE). */
   stream?: boolean;
+  /**
+   * Invalid input reaches the handler as `req.validationError` instead of a 400, for the
+   * calls whose §8 answers name a specific code (user 412/414) or whose refusal must leave
+   * its system-log row.
+   */
+  attachValidation?: boolean;
 }
+
+/** A result answered with a message other than the plain "success" (spec §8 "reset success", a login in the user's stored language). */
+export class Said<T> {
+  constructor(
+    readonly result: T,
+    readonly msgKey: string,
+    readonly locale?: Locale,
+  ) {}
+}
+export const said = <T>(result: T, msgKey: string, locale?: Locale) => new Said(result, msgKey, locale);
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -22,7 +38,7 @@ export type RouteRequest<D extends RouteDef> = FastifyRequest<{
   Params: Out<NonNullable<D['params']>>;
 }>;
 
-type Answer<D extends RouteDef> = D extends { raw: 'file' | 'stream' } ? unknown : z.input<D['result']>;
+type Answer<D extends RouteDef> = D extends { raw: 'file' | 'stream' } ? unknown : z.input<D['result']> | Said<z.input<D['result']>>;
 
 /** A field outside the schema is refused with its name (HTTP 400), not silently dropped. */
 const strict = (s: z.ZodType) => (s instanceof z.ZodObject ? s.strict() : s);
@@ -41,10 +57,12 @@ export function serve<D extends RouteDef>(
   handler: (req: RouteRequest<D>, reply: FastifyReply) => Promise<Answer<D>>,
 ) {
   const response = def.raw === 'file' || def.raw === 'stream' ? undefined : { 200: def.raw === 'json' ? def.result : envelope(def.result) };
+  const { attachValidation, ...config } = access;
   app.route({
     method: def.method,
     url: def.path,
-    config: access,
+    config,
+    ...(attachValidation ? { attachValidation } : {}),
     schema: {
       summary: def.summary,
       tags: [def.tag],
@@ -56,6 +74,7 @@ export function serve<D extends RouteDef>(
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const result = await handler(req as RouteRequest<D>, reply);
       if (def.raw) return result;
+      if (result instanceof Said) return { state: { code: Code.OK, msg: translate(result.msgKey, result.locale ?? req.locale) }, result: result.result };
       return ok(result, req.locale);
     },
   });

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { route } from './route.js';
+
+/**
+ * Server-side parameters of spec §3 (/sys/paramsetup): global `setting` rows. Each known key
+ * has a default (while no row exists) and a rule; nothing else is read or written. The
+ * retention days are enforced by the retention job (docs/jobs.md).
+ */
+const days = (min: number, max: number, error: string) => ({ error, valid: (v: string) => /^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max });
+
+export const PARAMS = {
+  /** 'on': a new login ends the account's other sessions (§8 500104). */
+  single_session: { default: 'off', error: 'errors.param.singleSession', valid: (v: string) => v === 'on' || v === 'off' },
+  sensor_history_retention_days: { default: '365', ...days(1, 3650, 'errors.param.retentionDays') },
+  gps_history_retention_days: { default: '365', ...days(1, 3650, 'errors.param.retentionDays') },
+  log_retention_days: { default: '180', ...days(1, 3650, 'errors.param.retentionDays') },
+  export_retention_days: { default: '7', ...days(1, 365, 'errors.param.clearDays') },
+  cache_retention_days: { default: '1', ...days(1, 365, 'errors.param.clearDays') },
+} as const satisfies Record<string, { default: string; error: string; valid: (v: string) => boolean }>;
+
+export type ParamKey = keyof typeof PARAMS;
+export const PARAM_KEYS = Object.keys(PARAMS) as ParamKey[];
+
+/** {key, value}: a known key, and a value valid for it (numbers may come as numbers or strings). */
+export const paramUpdateBody = z
+  .object({
+    key: z.enum(PARAM_KEYS as [ParamKey, ...ParamKey[]], { error: 'errors.param.unknownKey' }),
+    value: z.union([z.string().trim(), z.number()]).transform(String),
+  })
+  .superRefine((b, ctx) => {
+    const p = PARAMS[b.key];
+    if (p && !p.valid(b.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: p.error });
+  });
+
+const values = z.object(Object.fromEntries(PARAM_KEYS.map((k) => [k, z.string()])) as Record<ParamKey, z.ZodString>);
+
+export const paramApi = {
+  list: route({
+    method: 'GET',
+    path: '/service/share/param',
+    tag: 'param',
+    summary: 'The server-side parameters and whether the caller may change them',
+    result: values.extend({ editable: z.boolean() }),
+  }),
+  update: route({
+    method: 'PUT',
+    path: '/service/param/update',
+    tag: 'param',
+    summary: 'Change one server-side parameter',
+    body: paramUpdateBody,
+    result: z.object({ key: z.string(), value: z.string() }),
+  }),
+};

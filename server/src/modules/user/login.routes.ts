@@ -1,0 +1,51 @@
+import { authApi, Code } from '@coldwatch/contract';
+import type { Module } from '../index.js';
+import { AppError } from '../../platform/http/errors.js';
+import { said, serve } from '../../platform/http/route.js';
+import { verifyPassword } from '../../platform/auth/password.js';
+import { checkCaptcha, createCaptcha } from '../../platform/auth/captcha.js';
+import { dropSession, SESSION_COOKIE } from '../../platform/auth/session.js';
+import { COOKIE_OPTS, logRefusedLogin, openSession, refuseCancelled } from '../../platform/auth/login.js';
+import * as repo from './user.repository.js';
+
+const CAPTCHA_COOKIE = 'cw_captcha';
+
+/** Captcha, login and logout (spec §2 login page, §8 500101/500105/5001xx). */
+export const loginRoutes: Module = (app, { db, config }) => {
+  serve(app, authApi.captcha, { public: true }, async (_req, reply) => {
+    const c = await createCaptcha(db);
+    reply.setCookie(CAPTCHA_COOKIE, c.id, { ...COOKIE_OPTS, maxAge: 300 });
+    reply.header('cache-control', 'no-store').type('image/svg+xml');
+    return c.svg;
+  });
+
+  serve(app, authApi.options, { public: true }, async () => ({ captcha: config.loginCaptcha }));
+
+  for (const def of [authApi.login, authApi.homeLogin]) {
+    serve(app, def, { public: true }, async (req, reply) => {
+      const body = req.body;
+      if (config.loginCaptcha) {
+        if (!body.code) throw new AppError(Code.LOGIN_FAILED, 'errors.login.emptyCode');
+        if (!(await checkCaptcha(db, req.cookies[CAPTCHA_COOKIE], body.code))) throw new AppError(Code.LOGIN_FAILED, 'errors.login.captchaError');
+      }
+      const user = await repo.findByAccount(db, body.account);
+      if (!user) throw new AppError(Code.ACCOUNT_NOT_FOUND, 'errors.login.accountNotFound');
+      if (!(await verifyPassword(user.password_hash, body.password))) {
+        await logRefusedLogin(db, body.account, `login failed: ${body.account}`, 'password');
+        throw new AppError(Code.PASSWORD_ERROR, 'errors.login.passwordError');
+      }
+      refuseCancelled(user);
+      // Spec §8 500105: this browser already holds a live session of the same account; it is kept.
+      const locale = await openSession(db, req, reply, user, { via: 'password', refuseSame: true });
+      reply.clearCookie(CAPTCHA_COOKIE, { path: '/' });
+      return said({ user: repo.publicUser(user) }, 'errors.ok', locale);
+    });
+  }
+
+  serve(app, authApi.logout, { public: true }, async (req, reply) => {
+    const token = req.cookies[SESSION_COOKIE];
+    if (token) await dropSession(db, token);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return null;
+  });
+};

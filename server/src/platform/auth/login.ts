@@ -1,0 +1,57 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Code, toLocale } from '@coldwatch/contract';
+import type { Db } from '../db/client.js';
+import { writeLog } from '../audit/audit.js';
+import { AppError } from '../http/errors.js';
+import { createSession, dropSession, resolveSession, revokeOtherSessions, SESSION_COOKIE, SESSION_TTL_MS } from './session.js';
+import type { Scope } from './scope.js';
+
+/** `setting` row: 'on' = a new login ends the account's other sessions (they answer 500104). Default off. */
+export const SINGLE_SESSION_KEY = 'single_session';
+
+export const COOKIE_OPTS = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: false };
+
+/** The account facts every way of logging in checks. */
+export interface LoginUser {
+  id: number;
+  account: string;
+  customer_id: number;
+  status: number;
+  customer_status: number;
+  locale: string | null;
+}
+
+/** A cancelled customer or account may not log in (spec §4), whatever the way in. */
+export function refuseCancelled(user: LoginUser) {
+  if (user.customer_status !== 1) throw new AppError(Code.LOGIN_FAILED, 'errors.login.cancelled');
+  if (user.status !== 1) throw new AppError(Code.LOGIN_FAILED, 'errors.login.accountCancelled');
+}
+
+/**
+ * Opens the browser's session for a user that has proved who it is (password, or a QR code
+ * its phone confirmed), the one way every login ends:
+ * - a live session of the same account in this browser: with `refuseSame` it is §8 500105
+ *   (password login), else kept as it is (QR polling);
+ * - a session of another account in this browser ends: its cookie is replaced;
+ * - with `single_session` on, the account's other sessions end (§8 500104);
+ * - the login is written to the system log, and the answer's language is the user's stored one.
+ */
+export async function openSession(db: Db, req: FastifyRequest, reply: FastifyReply, user: LoginUser, how: { via: 'password' | 'qrcode'; refuseSame: boolean }) {
+  const held = req.cookies[SESSION_COOKIE];
+  const current = held ? await resolveSession(db, held) : undefined;
+  if (current?.userId === user.id && how.refuseSame) throw new AppError(Code.ALREADY_LOGGED_IN, 'errors.alreadyLoggedIn');
+  if (current?.userId !== user.id) {
+    if (current) await dropSession(db, held!);
+    const token = await createSession(db, user.id, user.customer_id);
+    const single = await db.one<{ value: string }>('SELECT value FROM setting WHERE key = $1', [SINGLE_SESSION_KEY]);
+    if (single?.value === 'on') await revokeOtherSessions(db, user.id, token);
+    reply.setCookie(SESSION_COOKIE, token, { ...COOKIE_OPTS, maxAge: SESSION_TTL_MS / 1000 });
+  }
+  req.scope = { userId: user.id, account: user.account, customerId: user.customer_id } as Scope;
+  await writeLog(db, req, { module: 'user', method: 'login', content: `login${how.via === 'qrcode' ? ' by QR code' : ''}: ${user.account}`, params: { account: user.account, via: how.via } }, 1);
+  return toLocale(user.locale) ?? req.locale;
+}
+
+/** A refused login leaves its result-0 row (no session yet, so no customer on it). */
+export const logRefusedLogin = (db: Db, account: string, content: string, via: string) =>
+  writeLog(db, undefined, { module: 'user', method: 'login', content, params: { account, via } }, 0);
