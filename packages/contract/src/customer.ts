@@ -132,36 +132,38 @@ export const registerBody = z
 export type RegisterBody = z.infer<typeof registerBody>;
 
 /** A customer as the list and detail answer it. */
-export interface CustomerRow {
-  id: number;
-  name: string;
-  shortName: string;
-  code: string;
-  status: number;
-  type: CustomerType;
-  orgType: OrgType;
-  area: string;
-  areaCode: string;
-  address: string;
-  contact: string;
-  phone: string;
-  email: string;
-  notifyEmail: boolean;
-  notifySms: boolean;
-  description: string;
+export const customerRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  shortName: z.string(),
+  code: z.string(),
+  status: z.number().int(),
+  type: z.enum(CUSTOMER_TYPES),
+  orgType: z.enum(ORG_TYPES),
+  area: z.string(),
+  areaCode: z.string(),
+  address: z.string(),
+  contact: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  notifyEmail: z.boolean(),
+  notifySms: z.boolean(),
+  description: z.string(),
   /** The default administrator's account. */
-  adminAccount: string | null;
-  userCount: number;
-  createdAt: number;
-}
+  adminAccount: z.string().nullable(),
+  userCount: z.number().int(),
+  createdAt: z.number().int(),
+});
+export type CustomerRow = z.infer<typeof customerRow>;
 
 /** One entry of the proxy switch dialog. */
-export interface ProxyCustomer {
-  id: number;
-  name: string;
-  code: string;
+export const proxyCustomer = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  code: z.string(),
   /** The proxy's own customer (switching to it returns to the proxy's own view). */
-  own: boolean;
+  own: z.boolean(),
   /** The customer the proxy currently works in. */
-  current: boolean;
-}
+  current: z.boolean(),
+});
+export type ProxyCustomer = z.infer<typeof proxyCustomer>;

@@ -20,3 +20,4 @@ export * from './api/param.js';
 export * from './api/mine.js';
 export * from './api/menu.js';
 export * from './api/user.js';
+export * from './api/customer.js';

@@ -1,12 +1,17 @@
-import { Code, CustomerCode, USER_TYPE, type CustomerAddBody, type CustomerUpdateBody, type ProxyCustomer } from '@coldwatch/contract';
-import type { Db, Queryable } from '../../platform/db/client.js';
-import { scopeWhere, type Scope } from '../../platform/auth/scope.js';
+import { Code, CustomerCode, USER_TYPE, type CustomerAddBody, type CustomerRow, type CustomerUpdateBody, type ProxyCustomer } from '@coldwatch/contract';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Queryable } from '../../platform/db/client.js';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { crossTenant } from '../../platform/db/kysely.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
+import type { Scope } from '../../platform/auth/scope.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
 import { hashPassword } from '../../platform/auth/password.js';
 import { governedCustomers } from '../../platform/auth/funcs.js';
 import { assignRole, createDefaultRoles } from '../../platform/seed/roles.js';
 import { PLATFORM_CODE } from '../../platform/seed/root.js';
-import { likeParam, mapUnique, msCol, pageQuery } from '../dm/records.js';
+import { mapUnique } from '../dm/records.js';
 
 /*
  * Customers (spec §3 Customer, §4 cancel/activate/delete, §5 rules, §8 create answers). Only
@@ -14,15 +19,31 @@ import { likeParam, mapUnique, msCol, pageQuery } from '../dm/records.js';
  * scope filter is applied anyway so that a narrower scope can never see more.
  */
 
-const COLS = `c.id, c.name, c.short_name AS "shortName", c.code, c.status, c.type, c.org_type AS "orgType", c.area,
-  c.area_code AS "areaCode", c.address, c.contact, c.phone, coalesce(c.email, '') AS email,
-  c.notify_email AS "notifyEmail", c.notify_sms AS "notifySms", c.description,
-  (SELECT u.account FROM app_user u WHERE u.customer_id = c.id AND u.default_account ORDER BY u.id LIMIT 1) AS "adminAccount",
-  (SELECT count(*)::int FROM app_user u WHERE u.customer_id = c.id) AS "userCount", ${msCol('c.created_at', 'createdAt')}`;
+function customerSelect(k: Kysely<DB>) {
+  return k.selectFrom('customer as c').select((eb) => [
+    'c.id',
+    'c.name',
+    'c.short_name as shortName',
+    'c.code',
+    'c.status',
+    sql<CustomerRow['type']>`c.type`.as('type'),
+    sql<CustomerRow['orgType']>`c.org_type`.as('orgType'),
+    'c.area',
+    'c.area_code as areaCode',
+    'c.address',
+    'c.contact',
+    'c.phone',
+    sql<string>`coalesce(c.email, '')`.as('email'),
+    'c.notify_email as notifyEmail',
+    'c.notify_sms as notifySms',
+    'c.description',
+    eb.selectFrom('app_user as u').select('u.account').whereRef('u.customer_id', '=', 'c.id').where('u.default_account', '=', true).orderBy('u.id').limit(1).$asScalar().as('adminAccount'),
+    countOf(eb.selectFrom('app_user as u').whereRef('u.customer_id', '=', 'c.id')).as('userCount'),
+    msOf('c.created_at').as('createdAt'),
+  ]);
+}
 
-export interface CustomerFilter {
-  iDisplayStart: number;
-  iDisplayLength: number;
+export interface CustomerFilter extends PageInput {
   name?: string;
   code?: string;
   status?: number;
@@ -30,21 +51,23 @@ export interface CustomerFilter {
   orgType?: string;
 }
 
-export function page(db: Db, scope: Scope, f: CustomerFilter) {
-  const params: unknown[] = [];
-  const where = [scopeWhere(scope, 'c.id', params)];
-  if (f.name) where.push(`(c.name ILIKE $${params.push(likeParam(f.name))} OR c.short_name ILIKE $${params.length})`);
-  if (f.code) where.push(`c.code ILIKE $${params.push(likeParam(f.code))}`);
-  if (f.status !== undefined) where.push(`c.status = $${params.push(f.status)}`);
-  if (f.type) where.push(`c.type = $${params.push(f.type)}`);
-  if (f.orgType) where.push(`c.org_type = $${params.push(f.orgType)}`);
-  return pageQuery(db, { select: COLS, from: 'customer c', where, orderBy: 'c.id' }, params, f);
+const SORTABLE = { name: 'c.name', code: 'c.code', status: 'c.status', createdAt: 'c.created_at' };
+
+export function page(q: Queryable, scope: Scope, f: CustomerFilter) {
+  const query = customerSelect(scoped(q, scope)).where((eb) => {
+    const and: Expression<SqlBool>[] = [];
+    if (f.name) and.push(eb.or([eb('c.name', 'ilike', contains(f.name)), eb('c.short_name', 'ilike', contains(f.name))]));
+    if (f.code) and.push(eb('c.code', 'ilike', contains(f.code)));
+    if (f.status !== undefined) and.push(eb('c.status', '=', f.status));
+    if (f.type) and.push(eb('c.type', '=', f.type));
+    if (f.orgType) and.push(eb('c.org_type', '=', f.orgType));
+    return eb.and(and);
+  });
+  return paged(query, f, { sortable: SORTABLE, by: 'c.id' });
 }
 
-export async function detail(db: Queryable, scope: Scope, id: number) {
-  const params: unknown[] = [id];
-  const rows = await db.query(`SELECT ${COLS} FROM customer c WHERE c.id = $1 AND ${scopeWhere(scope, 'c.id', params)}`, params);
-  return rows[0];
+export function detail(q: Queryable, scope: Scope, id: number): Promise<CustomerRow | undefined> {
+  return customerSelect(scoped(q, scope)).where('c.id', '=', id).executeTakeFirst();
 }
 
 // ---- uniqueness (spec §5: name, code, e-mail, mobile) ---------------------------------------
@@ -64,24 +87,22 @@ interface UniqueFields {
  * (0001, 0006) are the last word; this check gives the common case its answer up front.
  */
 async function checkUnique(q: Queryable, b: UniqueFields, exceptId = 0) {
-  const hit = async (sql: string, params: unknown[]) => (await q.query(sql, params)).length > 0;
-  if (await hit('SELECT 1 FROM customer WHERE name = $1 AND id <> $2', [b.name, exceptId])) throw conflict(CustomerCode.NAME_EXISTS, 'errors.customer.nameExists');
-  if (await hit('SELECT 1 FROM customer WHERE code = $1 AND id <> $2', [b.code, exceptId])) throw conflict(CustomerCode.CODE_EXISTS, 'errors.customer.codeExists');
-  if (
-    b.email &&
-    (await hit(
-      `SELECT 1 FROM customer WHERE lower(email) = lower($1) AND id <> $2
-       UNION ALL SELECT 1 FROM app_user WHERE lower(email) = lower($1) AND customer_id <> $2`,
-      [b.email, exceptId],
-    ))
-  )
+  // Unique across every customer: the check sees them all and answers only "taken".
+  const k = crossTenant(q, 'customer name, code, e-mail, phone and accounts are unique across customers');
+  const customerHas = (where: (eb: ExpressionBuilder<DB, 'customer'>) => Expression<SqlBool>) =>
+    k.selectFrom('customer').select('id').where(where).where('id', '<>', exceptId).executeTakeFirst();
+  const otherUserHas = (where: (eb: ExpressionBuilder<DB, 'app_user'>) => Expression<SqlBool>) =>
+    k.selectFrom('app_user').select('id').where(where).where('customer_id', '<>', exceptId).executeTakeFirst();
+  const lower = (eb: ExpressionBuilder<DB, 'customer' | 'app_user'>, col: 'email' | 'account') => eb.fn<string>('lower', [col]);
+  if (await customerHas((eb) => eb('name', '=', b.name))) throw conflict(CustomerCode.NAME_EXISTS, 'errors.customer.nameExists');
+  if (await customerHas((eb) => eb('code', '=', b.code))) throw conflict(CustomerCode.CODE_EXISTS, 'errors.customer.codeExists');
+  const email = b.email.toLowerCase();
+  if (email && ((await customerHas((eb) => eb(lower(eb, 'email'), '=', email))) || (await otherUserHas((eb) => eb(lower(eb, 'email'), '=', email)))))
     throw conflict(CustomerCode.EMAIL_EXISTS, 'errors.customer.emailExists');
-  if (
-    b.phone &&
-    (await hit(`SELECT 1 FROM customer WHERE phone = $1 AND id <> $2 UNION ALL SELECT 1 FROM app_user WHERE mobile = $1 AND customer_id <> $2`, [b.phone, exceptId]))
-  )
+  if (b.phone && ((await customerHas((eb) => eb('phone', '=', b.phone))) || (await otherUserHas((eb) => eb('mobile', '=', b.phone)))))
     throw conflict(CustomerCode.MOBILE_EXISTS, 'errors.customer.mobileExists');
-  if (b.account && (await hit('SELECT 1 FROM app_user WHERE lower(account) = lower($1)', [b.account])))
+  const account = b.account?.toLowerCase();
+  if (account && (await k.selectFrom('app_user').select('id').where((eb) => eb(lower(eb, 'account'), '=', account)).executeTakeFirst()))
     throw conflict(CustomerCode.ACCOUNT_EXISTS, 'errors.customer.accountExists');
 }
 
@@ -96,6 +117,23 @@ const UNIQUE_ANSWERS = {
 
 // ---- create, update ------------------------------------------------------------------------
 
+/** The columns a customer form writes. */
+const columns = (b: Omit<CustomerUpdateBody, 'id'> & { account?: string }) => ({
+  name: b.name,
+  short_name: b.shortName,
+  code: b.code,
+  org_type: b.orgType,
+  area: b.area,
+  area_code: b.areaCode,
+  address: b.address,
+  contact: b.contact,
+  phone: b.phone,
+  email: b.email || null,
+  notify_email: b.notifyEmail,
+  notify_sms: b.notifySms,
+  description: b.description,
+});
+
 export type NewCustomer = Omit<CustomerAddBody, 'type'> & { type: 'platform' | 'customer' };
 
 /**
@@ -107,18 +145,26 @@ export type NewCustomer = Omit<CustomerAddBody, 'type'> & { type: 'platform' | '
 export async function create(q: Queryable, b: NewCustomer): Promise<{ id: number; account: string; userId: number }> {
   await checkUnique(q, b);
   return mapUnique(async () => {
-    const [c] = await q.query<{ id: number }>(
-      `INSERT INTO customer (name, short_name, code, type, org_type, area, area_code, address, contact, phone, email, notify_email, notify_sms, description)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-      [b.name, b.shortName, b.code, b.type, b.orgType, b.area, b.areaCode, b.address, b.contact, b.phone, b.email || null, b.notifyEmail, b.notifySms, b.description],
-    );
+    // A new customer is in nobody's scope yet: creating it is the one write that makes a tenant.
+    const k = crossTenant(q, 'creating a customer makes the tenant');
+    const c = await k.insertInto('customer').values({ type: b.type, ...columns(b) }).returning('id').executeTakeFirstOrThrow();
     const platform = b.type === 'platform';
     const roles = await createDefaultRoles(q, c.id, platform);
-    const [u] = await q.query<{ id: number }>(
-      `INSERT INTO app_user (customer_id, account, name, password_hash, mobile, email, user_type, is_admin, default_account)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, true, true) RETURNING id`,
-      [c.id, b.account, (b.contact || b.account).slice(0, 50), await hashPassword(b.password), b.phone || null, b.email || null, platform ? USER_TYPE.platformAdmin : USER_TYPE.customerAdmin],
-    );
+    const u = await scoped(q, { customerIds: [c.id] })
+      .insertInto('app_user')
+      .values({
+        customer_id: c.id,
+        account: b.account,
+        name: (b.contact || b.account).slice(0, 50),
+        password_hash: await hashPassword(b.password),
+        mobile: b.phone || null,
+        email: b.email || null,
+        user_type: platform ? USER_TYPE.platformAdmin : USER_TYPE.customerAdmin,
+        is_admin: true,
+        default_account: true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await assignRole(q, u.id, roles.adminRoleId);
     return { id: c.id, account: b.account, userId: u.id };
   }, UNIQUE_ANSWERS);
@@ -129,11 +175,7 @@ export async function update(q: Queryable, scope: Scope, b: CustomerUpdateBody) 
   await checkUnique(q, b, b.id);
   await mapUnique(
     () =>
-      q.query(
-        `UPDATE customer SET name = $2, short_name = $3, code = $4, org_type = $5, area = $6, area_code = $7, address = $8, contact = $9,
-                phone = $10, email = $11, notify_email = $12, notify_sms = $13, description = $14 WHERE id = $1`,
-        [b.id, b.name, b.shortName, b.code, b.orgType, b.area, b.areaCode, b.address, b.contact, b.phone, b.email || null, b.notifyEmail, b.notifySms, b.description],
-      ),
+      scoped(q, scope).updateTable('customer').set(columns(b)).where('id', '=', b.id).execute(),
     UNIQUE_ANSWERS,
   );
   return { id: b.id };
@@ -141,11 +183,7 @@ export async function update(q: Queryable, scope: Scope, b: CustomerUpdateBody) 
 
 /** The customers of ids, all visible to the caller, locked for the change; 404 when one is not. */
 async function lockVisible(q: Queryable, scope: Scope, ids: number[]) {
-  const params: unknown[] = [ids];
-  const rows = await q.query<{ id: number; code: string; status: number }>(
-    `SELECT id, code, status FROM customer c WHERE c.id = ANY($1::int[]) AND ${scopeWhere(scope, 'c.id', params)} ORDER BY id FOR UPDATE`,
-    params,
-  );
+  const rows = await scoped(q, scope).selectFrom('customer').select(['id', 'code', 'status']).where('id', 'in', ids).orderBy('id').forUpdate().execute();
   if (rows.length !== new Set(ids).size) throw notFound();
   return rows;
 }
@@ -167,15 +205,16 @@ async function lockChangeable(q: Queryable, scope: Scope, ids: number[]) {
  */
 export async function cancel(q: Queryable, scope: Scope, ids: number[]) {
   await lockChangeable(q, scope, ids);
-  const changed = (await q.query<{ id: number }>('UPDATE customer SET status = 0 WHERE id = ANY($1::int[]) AND status = 1 RETURNING id', [ids])).map((r) => r.id);
+  const k = scoped(q, scope);
+  const changed = (await k.updateTable('customer').set({ status: 0 }).where('id', 'in', ids).where('status', '=', 1).returning('id').execute()).map((r) => r.id);
   if (changed.length) {
-    const p = [changed];
-    await q.query('UPDATE role SET status = 0, cancelled_by_customer = true WHERE customer_id = ANY($1::int[]) AND status = 1', p);
-    await q.query('UPDATE app_user SET status = 0, cancelled_by_customer = true WHERE customer_id = ANY($1::int[]) AND status = 1', p);
-    await q.query('UPDATE gateway SET status_before_cancel = status, status = 2 WHERE customer_id = ANY($1::int[]) AND status <> 2', p);
-    await q.query('UPDATE sensor SET status_before_cancel = status, status = 2 WHERE customer_id = ANY($1::int[]) AND status <> 2', p);
-    await q.query('UPDATE carrier SET alarm_on = false, cancelled_by_customer = true WHERE customer_id = ANY($1::int[]) AND alarm_on', p);
-    await q.query('DELETE FROM user_session WHERE user_id IN (SELECT id FROM app_user WHERE customer_id = ANY($1::int[]))', p);
+    const of = (eb: ExpressionBuilder<any, any>) => eb('customer_id', 'in', changed);
+    await k.updateTable('role').set({ status: 0, cancelled_by_customer: true }).where(of).where('status', '=', 1).execute();
+    await k.updateTable('app_user').set({ status: 0, cancelled_by_customer: true }).where(of).where('status', '=', 1).execute();
+    await k.updateTable('gateway').set((eb) => ({ status_before_cancel: eb.ref('status'), status: 2 })).where(of).where('status', '<>', 2).execute();
+    await k.updateTable('sensor').set((eb) => ({ status_before_cancel: eb.ref('status'), status: 2 })).where(of).where('status', '<>', 2).execute();
+    await k.updateTable('carrier').set({ alarm_on: false, cancelled_by_customer: true }).where(of).where('alarm_on', '=', true).execute();
+    await k.deleteFrom('user_session').where(of).execute();
   }
   return { cancelled: changed.length };
 }
@@ -183,14 +222,21 @@ export async function cancel(q: Queryable, scope: Scope, ids: number[]) {
 /** Activate: status 1 again, and exactly what the cancel turned off is turned back on. */
 export async function activate(q: Queryable, scope: Scope, ids: number[]) {
   await lockVisible(q, scope, ids);
-  const changed = (await q.query<{ id: number }>('UPDATE customer SET status = 1 WHERE id = ANY($1::int[]) AND status = 0 RETURNING id', [ids])).map((r) => r.id);
+  const k = scoped(q, scope);
+  const changed = (await k.updateTable('customer').set({ status: 1 }).where('id', 'in', ids).where('status', '=', 0).returning('id').execute()).map((r) => r.id);
   if (changed.length) {
-    const p = [changed];
-    await q.query('UPDATE role SET status = 1, cancelled_by_customer = false WHERE customer_id = ANY($1::int[]) AND cancelled_by_customer', p);
-    await q.query('UPDATE app_user SET status = 1, cancelled_by_customer = false WHERE customer_id = ANY($1::int[]) AND cancelled_by_customer', p);
-    await q.query('UPDATE gateway SET status = status_before_cancel, status_before_cancel = NULL WHERE customer_id = ANY($1::int[]) AND status_before_cancel IS NOT NULL', p);
-    await q.query('UPDATE sensor SET status = status_before_cancel, status_before_cancel = NULL WHERE customer_id = ANY($1::int[]) AND status_before_cancel IS NOT NULL', p);
-    await q.query('UPDATE carrier SET alarm_on = true, cancelled_by_customer = false WHERE customer_id = ANY($1::int[]) AND cancelled_by_customer', p);
+    const of = (eb: ExpressionBuilder<any, any>) => eb('customer_id', 'in', changed);
+    await k.updateTable('role').set({ status: 1, cancelled_by_customer: false }).where(of).where('cancelled_by_customer', '=', true).execute();
+    await k.updateTable('app_user').set({ status: 1, cancelled_by_customer: false }).where(of).where('cancelled_by_customer', '=', true).execute();
+    for (const t of ['gateway', 'sensor'] as const) {
+      await k
+        .updateTable(t)
+        .set((eb) => ({ status: sql<number>`${eb.ref('status_before_cancel')}`, status_before_cancel: null }))
+        .where(of)
+        .where('status_before_cancel', 'is not', null)
+        .execute();
+    }
+    await k.updateTable('carrier').set({ alarm_on: true, cancelled_by_customer: false }).where(of).where('cancelled_by_customer', '=', true).execute();
   }
   return { activated: changed.length };
 }
@@ -207,30 +253,39 @@ export const KEPT_ON_DELETE = ['sys_log'];
  */
 export async function remove(q: Queryable, scope: Scope, ids: number[]) {
   await lockChangeable(q, scope, ids);
-  const loose = await q.query<{ relname: string }>(
-    `SELECT c.relname FROM pg_class c JOIN pg_attribute att ON att.attrelid = c.oid JOIN pg_namespace n ON n.oid = c.relnamespace
+  const all = crossTenant(q, 'deleting customers empties every table holding their rows');
+  const { rows: loose } = await sql<{ relname: string }>`SELECT c.relname FROM pg_class c JOIN pg_attribute att ON att.attrelid = c.oid JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE att.attname = 'customer_id' AND NOT att.attisdropped AND c.relkind IN ('r', 'p') AND NOT c.relispartition
-        AND n.nspname = current_schema() AND c.relname <> ALL($1::text[])
+        AND n.nspname = current_schema() AND c.relname <> ALL(${['customer', ...KEPT_ON_DELETE]}::text[])
         AND NOT EXISTS (SELECT 1 FROM pg_constraint k
                          WHERE k.conrelid = c.oid AND k.contype = 'f' AND k.confrelid = 'customer'::regclass
                            AND k.confdeltype = 'c' AND k.conkey = ARRAY[att.attnum]::int2[])
-      ORDER BY 1`,
-    [['customer', ...KEPT_ON_DELETE]],
-  );
+      ORDER BY 1`.execute(all);
   // Readings go by their sensors first (the primary key's index), then by customer for any left behind.
-  await q.query('DELETE FROM reading WHERE sensor_id IN (SELECT id FROM sensor WHERE customer_id = ANY($1::int[]))', [ids]);
-  for (const t of loose) await q.query(`DELETE FROM "${t.relname}" WHERE customer_id = ANY($1::int[])`, [ids]);
-  const gone = await q.query('DELETE FROM customer WHERE id = ANY($1::int[]) RETURNING id', [ids]);
+  await all.deleteFrom('reading').where('sensor_id', 'in', (eb) => eb.selectFrom('sensor').select('id').where('customer_id', 'in', ids)).execute();
+  for (const t of loose) await all.deleteFrom(t.relname as keyof DB).where(sql.ref('customer_id'), 'in', ids).execute();
+  const gone = await scoped(q, scope).deleteFrom('customer').where('id', 'in', ids).returning('id').execute();
   return { deleted: gone.length };
 }
 
 // ---- proxy customers (spec §6 role level -1) -----------------------------------------------
 
 /** The customers a proxy user may switch to: its own and the active customers its proxy roles govern. */
-export async function proxyCustomers(db: Db, scope: Scope): Promise<ProxyCustomer[]> {
-  const governed = await governedCustomers(db, scope.userId);
-  const own = await db.one<{ customer_id: number }>('SELECT customer_id FROM app_user WHERE id = $1', [scope.userId]);
-  const ids = [...new Set([own!.customer_id, ...governed])];
-  const rows = await db.query<{ id: number; name: string; code: string }>('SELECT id, name, code FROM customer WHERE id = ANY($1::int[]) ORDER BY id', [ids]);
-  return rows.map((r) => ({ ...r, own: r.id === own!.customer_id, current: r.id === scope.customerId }));
+export async function proxyCustomers(q: Queryable, scope: Scope): Promise<ProxyCustomer[]> {
+  // The switch's choices lie outside the current scope by design: the caller's own customer and those its proxy roles govern.
+  const k = crossTenant(q, 'a proxy user chooses among customers outside its current scope');
+  const governed = await governedCustomers(q, scope.userId);
+  const own = (await k.selectFrom('app_user').select('customer_id').where('id', '=', scope.userId).executeTakeFirstOrThrow()).customer_id;
+  const ids = [...new Set([own, ...governed])];
+  const rows = await k.selectFrom('customer').select(['id', 'name', 'code']).where('id', 'in', ids).orderBy('id').execute();
+  return rows.map((r) => ({ ...r, own: r.id === own, current: r.id === scope.customerId }));
+}
+
+/** The proxy user's current governed customer (null: its own). */
+export async function setProxyCustomer(q: Queryable, scope: Scope, customerId: number | null) {
+  await crossTenant(q, 'the caller\'s own row, whichever customer it currently works in')
+    .updateTable('app_user')
+    .set({ proxy_customer_id: customerId })
+    .where('id', '=', scope.userId)
+    .execute();
 }

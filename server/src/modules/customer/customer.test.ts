@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customerUpdateBody } from '@coldwatch/contract';
+import { bodyFrom } from '../../../test/routes.js';
 import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
 import { seedRecords } from '../dm/records.fixture.js';
 
@@ -128,8 +130,7 @@ describe('customer create', () => {
   it('updates with the same rules; its own values are not duplicates', async () => {
     const b = body();
     const { id } = (await call(root, 'POST', '/service/customer/add', b)).json().result;
-    const upd = { ...body(), id, name: b.name, code: b.code, email: b.email, phone: b.phone };
-    delete (upd as any).account;
+    const upd = bodyFrom(customerUpdateBody, { ...body(), id, name: b.name, code: b.code, email: b.email, phone: b.phone });
     const res = await call(root, 'PUT', '/service/customer/update', { ...upd, description: 'changed' });
     expect(res.json().state.code, res.body).toBe(200000);
     expect((await t.db.one('SELECT description FROM customer WHERE id = $1', [id]))!.description).toBe('changed');

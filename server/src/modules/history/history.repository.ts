@@ -2,13 +2,14 @@ import { sensorMeasuresHumidity, type HistoryPoint, type SensorType } from '@col
 import type { Db } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import type { Scope } from '../../platform/auth/scope.js';
-import { limitOf, msCol } from '../dm/records.js';
+import { limitOf } from '../dm/records.js';
+import { msColumn } from '../../platform/db/query.js';
 
 // The reading queries below are the hot path, written as SQL (docs/data-layer.md): the sensor is
 // found in the caller's scope first, and every reading query is by that sensor's id.
 const r2 = (col: string, as: string) => `round(${col}::numeric, 2)::float8 AS "${as}"`;
 
-const POINT_COLS = `${msCol('ts', 'ts')}, ${r2('temp', 'temp')}, ${r2('hum', 'hum')}, ${r2('volt', 'volt')}, rssi, lqi, ${r2('gas', 'gas')}, door`;
+const POINT_COLS = `${msColumn('ts', 'ts')}, ${r2('temp', 'temp')}, ${r2('hum', 'hum')}, ${r2('volt', 'volt')}, rssi, lqi, ${r2('gas', 'gas')}, door`;
 
 /** The values a sensor type measures: the ones downsampling must keep the extremes of. */
 function measured(type: SensorType): ('temp' | 'hum' | 'gas' | 'door')[] {

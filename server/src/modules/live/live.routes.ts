@@ -1,4 +1,5 @@
 import { liveApi } from '@coldwatch/contract';
+import { scoped } from '../../platform/db/scoped.js';
 import type { Module } from '../index.js';
 import { serve } from '../../platform/http/route.js';
 import { canSee, type Scope } from '../../platform/auth/scope.js';
@@ -25,15 +26,15 @@ interface LiveLimit {
 
 async function liveLimit(q: Queryable, scope: Scope): Promise<LiveLimit | null> {
   if (scope.sceneIds === null) return null;
-  const rows = await q.query<{ kind: string; id: number }>(
-    `WITH lc AS (SELECT id FROM carrier WHERE scene_id = ANY($1::int[]))
-     SELECT 'c' AS kind, id FROM lc
-     UNION ALL SELECT 's', id FROM sensor WHERE carrier_id IN (SELECT id FROM lc)
-     UNION ALL SELECT 'g', id FROM gateway WHERE carrier_id IN (SELECT id FROM lc)`,
-    [scope.sceneIds],
-  );
-  const pick = (k: string) => new Set(rows.filter((r) => r.kind === k).map((r) => r.id));
-  return { carriers: pick('c'), sensors: pick('s'), gateways: pick('g') };
+  const k = scoped(q, scope);
+  const carriers = k.selectFrom('carrier').select('id').where('scene_id', 'in', scope.sceneIds);
+  const [c, s, g] = await Promise.all([
+    carriers.execute(),
+    k.selectFrom('sensor').select('id').where('carrier_id', 'in', carriers).execute(),
+    k.selectFrom('gateway').select('id').where('carrier_id', 'in', carriers).execute(),
+  ]);
+  const ids = (rows: { id: number }[]) => new Set(rows.map((r) => r.id));
+  return { carriers: ids(c), sensors: ids(s), gateways: ids(g) };
 }
 
 /** An event is in the limit by its carrier, or when it names none by its sensor or gateway (as the exception list judges). */

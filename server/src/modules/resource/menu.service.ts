@@ -1,5 +1,6 @@
 import { USER_TYPE, reachesLevel } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
+import { crossTenant, system } from '../../platform/db/kysely.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { ROOT_USER_ID, funcLevel } from '../../platform/auth/funcs.js';
 
@@ -41,19 +42,25 @@ export function visibleTo(visible: string, userType: number, isRoot: boolean): b
 }
 
 async function allResources(q: Queryable): Promise<ResourceRow[]> {
-  return q.query<ResourceRow>(
-    `SELECT id, parent_id, code, name, url, icon, hidden, enabled, visible, func_object, access_level, sort
-       FROM menu_resource ORDER BY sort, id`,
-  );
+  return system(q)
+    .selectFrom('menu_resource')
+    .select(['id', 'parent_id', 'code', 'name', 'url', 'icon', 'hidden', 'enabled', 'visible', 'func_object', 'access_level', 'sort'])
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
 }
 
 /** The menu resources the user's active roles make operable (spec §3 role "operable resources"). */
 export async function operableResources(q: Queryable, userId: number): Promise<Set<number>> {
-  const rows = await q.query<{ resource_id: number }>(
-    `SELECT DISTINCT rr.resource_id FROM user_role ur JOIN role r ON r.id = ur.role_id JOIN role_resource rr ON rr.role_id = r.id
-      WHERE ur.user_id = $1 AND r.status = 1`,
-    [userId],
-  );
+  const rows = await crossTenant(q, 'a user\'s own roles, whichever customer it currently works in')
+    .selectFrom('user_role as ur')
+    .innerJoin('role as r', 'r.id', 'ur.role_id')
+    .innerJoin('role_resource as rr', 'rr.role_id', 'r.id')
+    .select('rr.resource_id')
+    .distinct()
+    .where('ur.user_id', '=', userId)
+    .where('r.status', '=', 1)
+    .execute();
   return new Set(rows.map((r) => r.resource_id));
 }
 

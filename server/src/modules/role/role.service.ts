@@ -1,5 +1,8 @@
 import { ALL_FUNCS, Code, ROLE_CODE, reachesLevel, type RoleBody, type RoleType } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
+import { system } from '../../platform/db/kysely.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { countOf } from '../../platform/db/query.js';
 import { canSee, isPlatform, type Scope } from '../../platform/auth/scope.js';
 import { ROOT_USER_ID, reachableFuncs } from '../../platform/auth/funcs.js';
 import { AppError, conflict, noPermission, notFound, paramError } from '../../platform/http/errors.js';
@@ -45,15 +48,15 @@ export function creatableLevels(scope: Scope, platformCustomer: boolean): number
   return (platformCustomer ? [2, 3] : [-1, 0, 1]).filter((l) => callerReaches(scope, l));
 }
 
-async function customerOf(q: Queryable, id: number): Promise<{ id: number; type: string } | undefined> {
-  return (await q.query<{ id: number; type: string }>('SELECT id, type FROM customer WHERE id = $1', [id]))[0];
+function customerOf(q: Queryable, scope: Scope, id: number): Promise<{ id: number; type: string } | undefined> {
+  return scoped(q, scope).selectFrom('customer').select(['id', 'type']).where('id', '=', id).executeTakeFirst();
 }
 
 /** The customer a role is created for: the caller's own (408 otherwise), or any existing one for a platform user. */
 export async function roleCustomer(q: Queryable, scope: Scope, requested?: number): Promise<{ id: number; type: string }> {
   const id = requested ?? scope.customerId;
   if (id !== scope.customerId && !isPlatform(scope)) throw conflict(ROLE_CODE.CUSTOMER_MISMATCH, 'errors.role.customerMismatch');
-  const c = await customerOf(q, id);
+  const c = await customerOf(q, scope, id);
   if (!c) throw notFound();
   return c;
 }
@@ -65,7 +68,7 @@ export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody,
   let customer: { id: number; type: string };
   if (existing) {
     if (body.customerId !== undefined && body.customerId !== existing.customerId) throw conflict(ROLE_CODE.CUSTOMER_MISMATCH, 'errors.role.customerMismatch');
-    customer = (await customerOf(q, existing.customerId))!;
+    customer = (await customerOf(q, scope, existing.customerId))!;
   } else customer = await roleCustomer(q, scope, body.customerId);
   const platformCustomer = customer.type === 'platform';
 
@@ -78,13 +81,14 @@ export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody,
   if (!creatableLevels(scope, platformCustomer).includes(level)) throw fail('errors.role.level');
 
   // Name unique per customer (409).
-  const same = await q.query<{ id: number }>('SELECT id FROM role WHERE customer_id = $1 AND name = $2 AND id <> $3', [customer.id, body.name, existing?.id ?? 0]);
-  if (same.length) throw conflict(ROLE_CODE.SAME_NAME, 'errors.role.sameName');
+  const k = scoped(q, scope);
+  const same = await k.selectFrom('role').select('id').where('customer_id', '=', customer.id).where('name', '=', body.name).where('id', '<>', existing?.id ?? 0).executeTakeFirst();
+  if (same) throw conflict(ROLE_CODE.SAME_NAME, 'errors.role.sameName');
 
   // Operable resources (413): required, held by the caller, within the role's level.
   const resourceIds = [...new Set(body.resourceIds)];
   if (!resourceIds.length) throw conflict(ROLE_CODE.RESOURCES_EMPTY, 'errors.role.resourcesEmpty');
-  const resources = await q.query<{ id: number; access_level: number }>('SELECT id, access_level FROM menu_resource WHERE id = ANY($1::int[])', [resourceIds]);
+  const resources = await system(q).selectFrom('menu_resource').select(['id', 'access_level']).where('id', 'in', resourceIds).execute();
   if (resources.length !== resourceIds.length) throw notFound();
   const held = new Set([...treeIds(await menuFor(q, scope, root)), ...(existing?.resourceIds ?? [])]);
   if (resourceIds.some((id) => !held.has(id))) throw noPermission();
@@ -104,14 +108,14 @@ export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody,
   const proxyCustomerIds = level === -1 ? [...new Set(body.proxyCustomerIds)] : [];
   if (level === -1) {
     if (!proxyCustomerIds.length) throw conflict(ROLE_CODE.NO_AGENT, 'errors.role.noAgent');
-    const found = await q.query<{ id: number }>('SELECT id FROM customer WHERE id = ANY($1::int[])', [proxyCustomerIds]);
+    const found = await k.selectFrom('customer').select('id').where('id', 'in', proxyCustomerIds).execute();
     if (found.length !== proxyCustomerIds.length || proxyCustomerIds.some((id) => !canSee(scope, id))) throw notFound();
   }
 
   // Associated architecture: scenes of the role's own customer.
   const sceneIds = [...new Set(body.sceneIds)];
   if (sceneIds.length) {
-    const scenes = await q.query<{ id: number; customer_id: number }>('SELECT id, customer_id FROM scene WHERE id = ANY($1::int[])', [sceneIds]);
+    const scenes = await k.selectFrom('scene').select(['id', 'customer_id']).where('id', 'in', sceneIds).execute();
     if (scenes.length !== sceneIds.length) throw notFound();
     if (scenes.some((s) => s.customer_id !== customer.id)) throw fail('errors.foreign.scene');
   }
@@ -142,27 +146,24 @@ export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody,
  * never removes the caller itself or root. Users that keep another role only lose this one.
  */
 export async function deleteRoles(q: Queryable, scope: Scope, ids: number[], confirm: boolean): Promise<{ roles: number; users: number }> {
-  const params: unknown[] = [ids];
-  const scoped = scope.customerIds === null ? 'TRUE' : (params.push(scope.customerIds), `customer_id = ANY($2::int[])`);
-  const rows = await q.query<{ id: number; customer_id: number; is_default: boolean }>(
-    `SELECT id, customer_id, is_default FROM role WHERE id = ANY($1::int[]) AND ${scoped} FOR UPDATE`,
-    params,
-  );
+  const k = scoped(q, scope);
+  const rows = await k.selectFrom('role').select(['id', 'customer_id', 'is_default']).where('id', 'in', ids).forUpdate().execute();
   if (rows.length !== new Set(ids).size) throw notFound();
   if (rows.some((r) => r.is_default)) throw fail('errors.role.defaultRole');
   for (const cid of new Set(rows.map((r) => r.customer_id))) {
-    const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM role WHERE customer_id = $1 AND NOT (id = ANY($2::int[]))', [cid, ids]);
-    if (n < 1) throw fail('errors.role.keepOne');
+    const left = await k.selectFrom('role').select('id').where('customer_id', '=', cid).where('id', 'not in', ids).executeTakeFirst();
+    if (!left) throw fail('errors.role.keepOne');
   }
-  const holders = await q.query<{ user_id: number; others: number }>(
-    `SELECT ur.user_id, (SELECT count(*)::int FROM user_role o WHERE o.user_id = ur.user_id AND NOT (o.role_id = ANY($1::int[]))) AS others
-       FROM user_role ur WHERE ur.role_id = ANY($1::int[]) GROUP BY ur.user_id`,
-    [ids],
-  );
+  const holders = await k
+    .selectFrom('user_role as ur')
+    .select((eb) => ['ur.user_id', countOf(eb.selectFrom('user_role as o').whereRef('o.user_id', '=', 'ur.user_id').where('o.role_id', 'not in', ids)).as('others')])
+    .where('ur.role_id', 'in', ids)
+    .groupBy('ur.user_id')
+    .execute();
   if (holders.length && !confirm) throw fail('errors.role.confirmUsers');
   const orphans = holders.filter((h) => h.others === 0).map((h) => h.user_id);
   if (orphans.includes(scope.userId) || orphans.includes(ROOT_USER_ID)) throw fail('errors.role.deletesSelf');
-  if (orphans.length) await q.query('DELETE FROM app_user WHERE id = ANY($1::int[])', [orphans]);
-  await q.query('DELETE FROM role WHERE id = ANY($1::int[])', [ids]);
+  if (orphans.length) await k.deleteFrom('app_user').where('id', 'in', orphans).execute();
+  await k.deleteFrom('role').where('id', 'in', ids).execute();
   return { roles: rows.length, users: orphans.length };
 }

@@ -6,7 +6,7 @@ import type { Scope } from '../../platform/auth/scope.js';
 import { leaves, visibleMenu, type MenuNode } from './shortcut.service.js';
 
 /** A user's shortcuts are rows of its own customer, whatever customers it governs. */
-const own = (q: Queryable, scope: Scope) => scoped(q, { customerIds: [scope.customerId] });
+const own = (q: Queryable, scope: Scope) => scoped(q, { customerIds: [scope.homeCustomerId] });
 
 async function storedIds(q: Queryable, scope: Scope): Promise<number[]> {
   const rows = await own(q, scope).selectFrom('shortcut').select('resource_id').where('user_id', '=', scope.userId).orderBy('sort').orderBy('resource_id').execute();
@@ -39,7 +39,7 @@ export async function replace(q: Queryable, scope: Scope, ids: number[]): Promis
   if (ids.length) {
     await k
       .insertInto('shortcut')
-      .values(ids.map((resource_id, i) => ({ customer_id: scope.customerId, user_id: scope.userId, resource_id, sort: i + 1 })))
+      .values(ids.map((resource_id, i) => ({ customer_id: scope.homeCustomerId, user_id: scope.userId, resource_id, sort: i + 1 })))
       .execute();
   }
   return ids.map((id) => {

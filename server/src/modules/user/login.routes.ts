@@ -3,12 +3,10 @@ import type { Module } from '../index.js';
 import { AppError } from '../../platform/http/errors.js';
 import { said, serve } from '../../platform/http/route.js';
 import { verifyPassword } from '../../platform/auth/password.js';
-import { checkCaptcha, createCaptcha } from '../../platform/auth/captcha.js';
+import { CAPTCHA_COOKIE, checkCaptcha, createCaptcha } from '../../platform/auth/captcha.js';
 import { dropSession, SESSION_COOKIE } from '../../platform/auth/session.js';
 import { COOKIE_OPTS, logRefusedLogin, openSession, refuseCancelled } from '../../platform/auth/login.js';
 import * as repo from './user.repository.js';
-
-const CAPTCHA_COOKIE = 'cw_captcha';
 
 /** Captcha, login and logout (spec §2 login page, §8 500101/500105/5001xx). */
 export const loginRoutes: Module = (app, { db, config }) => {

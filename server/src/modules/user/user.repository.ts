@@ -67,12 +67,12 @@ export async function scopedUsers(q: Queryable, scope: Scope, ids: number[]): Pr
 
 /** Changes columns of the caller's own row. */
 export async function setOwn(q: Queryable, scope: Scope, set: { guide_on?: boolean; locale?: string; password_hash?: string }) {
-  await scoped(q, { customerIds: [scope.customerId] }).updateTable('app_user').set(set).where('id', '=', scope.userId).execute();
+  await scoped(q, { customerIds: [scope.homeCustomerId] }).updateTable('app_user').set(set).where('id', '=', scope.userId).execute();
 }
 
 /** The caller's own password hash, its row locked for the change. */
 export async function lockPasswordHash(q: Queryable, scope: Scope): Promise<string | undefined> {
-  const row = await scoped(q, { customerIds: [scope.customerId] }).selectFrom('app_user').select('password_hash').where('id', '=', scope.userId).forUpdate().executeTakeFirst();
+  const row = await scoped(q, { customerIds: [scope.homeCustomerId] }).selectFrom('app_user').select('password_hash').where('id', '=', scope.userId).forUpdate().executeTakeFirst();
   return row?.password_hash;
 }
 

@@ -1,12 +1,17 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Code, USER_CODE, USER_TYPE, userTypeRank, type PersonalBody, type UserAddBody, type UserUpdateBody } from '@coldwatch/contract';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { crossTenant } from '../../platform/db/kysely.js';
+import { scoped } from '../../platform/db/scoped.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
 import { hashPassword } from '../../platform/auth/password.js';
 import { endUserSessions } from '../../platform/auth/session.js';
 import { AppError, conflict, noPermission, notFound } from '../../platform/http/errors.js';
+import { fieldErrors } from '../../platform/http/envelope.js';
 import { mapUnique } from '../dm/records.js';
 import { scopedUser, scopedUsers, type UserRow } from './user.repository.js';
 
@@ -32,13 +37,8 @@ const fail = (key: string) => new AppError(Code.FAILED, key);
 export function userValidationError(req: FastifyRequest): Error | undefined {
   const err = (req as any).validationError as (Error & { validation?: any[] }) | undefined;
   if (!err) return undefined;
-  const fields = new Set<string>();
-  const details: Record<string, string> = {};
-  for (const v of err.validation ?? []) {
-    const field = String(v.instancePath ?? v.params?.issue?.path?.join('.') ?? '').replace(/^\//, '').replace(/\//g, '.');
-    fields.add(field);
-    details[field || 'body'] = String(v.message).startsWith('errors.') ? v.message : 'errors.rule.required';
-  }
+  const details = fieldErrors(err.validation ?? []);
+  const fields = new Set(Object.keys(details));
   if (fields.has('status')) return new AppError(USER_CODE.statusEmpty, 'errors.user.statusEmpty', 200, details);
   if (fields.has('email')) return new AppError(USER_CODE.badEmail, 'errors.rule.email', 200, details);
   return err;
@@ -50,14 +50,14 @@ export async function checkUnique(
   u: { account?: string; name: string; mobile: string; email: string; customerId: number },
   exceptId = 0,
 ) {
-  if (u.account !== undefined && (await q.query('SELECT 1 FROM app_user WHERE account = $1 AND id <> $2', [u.account, exceptId])).length)
-    throw conflict(USER_CODE.accountExists, 'errors.user.accountExists');
-  if ((await q.query('SELECT 1 FROM app_user WHERE customer_id = $1 AND name = $2 AND id <> $3', [u.customerId, u.name, exceptId])).length)
-    throw conflict(USER_CODE.nameExists, 'errors.user.nameExists');
-  if ((await q.query('SELECT 1 FROM app_user WHERE mobile = $1 AND id <> $2', [u.mobile, exceptId])).length)
-    throw conflict(USER_CODE.mobileExists, 'errors.user.mobileExists');
-  if (u.email && (await q.query('SELECT 1 FROM app_user WHERE lower(email) = lower($1) AND id <> $2', [u.email, exceptId])).length)
-    throw conflict(USER_CODE.emailExists, 'errors.user.emailExists');
+  // Account, mobile and e-mail are unique across customers: the check sees every user, and answers only "taken".
+  const all = crossTenant(q, 'account, mobile and e-mail are unique across customers');
+  const taken = (where: (eb: ExpressionBuilder<DB, 'app_user'>) => Expression<SqlBool>) =>
+    all.selectFrom('app_user').select('id').where(where).where('id', '<>', exceptId).executeTakeFirst();
+  if (u.account !== undefined && (await taken((eb) => eb('account', '=', u.account!)))) throw conflict(USER_CODE.accountExists, 'errors.user.accountExists');
+  if (await taken((eb) => eb.and([eb('customer_id', '=', u.customerId), eb('name', '=', u.name)]))) throw conflict(USER_CODE.nameExists, 'errors.user.nameExists');
+  if (await taken((eb) => eb('mobile', '=', u.mobile))) throw conflict(USER_CODE.mobileExists, 'errors.user.mobileExists');
+  if (u.email && (await taken((eb) => eb(eb.fn('lower', ['email']), '=', u.email.toLowerCase())))) throw conflict(USER_CODE.emailExists, 'errors.user.emailExists');
 }
 
 const isRoot = (scope: Scope) => scope.userId === ROOT_USER_ID;
@@ -99,41 +99,41 @@ function checkDelegable(scope: Scope, roles: { id: number; level: number; delega
 
 /** Roles, user type, scenes and proxy customer of a new or edited user, checked against the customer and the caller. */
 async function derive(q: Queryable, scope: Scope, b: UserAddBody | UserUpdateBody, customerId: number, kept: number[] = []): Promise<Derived> {
+  const k = scoped(q, scope);
   const roleIds = [...new Set(b.roleIds)];
-  const roles = await q.query<{ id: number; customer_id: number; type: string; level: number; delegable: boolean }>(
-    'SELECT id, customer_id, type, level, delegable FROM role WHERE id = ANY($1::int[])',
-    [roleIds],
-  );
+  const roles = await k.selectFrom('role').select(['id', 'customer_id', 'type', 'level', 'delegable']).where('id', 'in', roleIds).execute();
   if (roles.length !== roleIds.length || roles.some((r) => r.customer_id !== customerId)) throw fail('errors.user.roleForeign');
   checkDelegable(scope, roles, kept);
   // Spec §6: the user type follows the roles' level; a proxy role makes a proxy user.
   const levels = roles.map((r) => r.level);
   const userType = levels.includes(USER_TYPE.proxy) ? USER_TYPE.proxy : Math.max(...levels);
-  const [cust] = await q.query<{ type: string }>('SELECT type FROM customer WHERE id = $1', [customerId]);
+  const cust = await k.selectFrom('customer').select('type').where('id', '=', customerId).executeTakeFirst();
   if (userType >= USER_TYPE.platformUser && cust?.type !== 'platform') throw fail('errors.user.platformTypeOutside');
   checkReach(scope, userType);
   const isAdmin = roles.some((r) => r.type === 'admin') || userType === USER_TYPE.customerAdmin || userType === USER_TYPE.platformAdmin;
 
   const sceneIds = [...new Set(b.sceneIds)];
   if (sceneIds.length) {
-    const scenes = await q.query<{ customer_id: number }>('SELECT customer_id FROM scene WHERE id = ANY($1::int[])', [sceneIds]);
+    const scenes = await k.selectFrom('scene').select('customer_id').where('id', 'in', sceneIds).execute();
     if (scenes.length !== sceneIds.length || scenes.some((s) => s.customer_id !== customerId)) throw fail('errors.foreign.scene');
   }
 
   let proxyCustomerId: number | null = null;
   if (b.proxyCustomerId) {
-    const governed = await q.query('SELECT 1 FROM role_proxy_customer WHERE role_id = ANY($1::int[]) AND governed_id = $2', [roleIds, b.proxyCustomerId]);
-    if (userType !== USER_TYPE.proxy || !governed.length) throw fail('errors.user.proxyCustomer');
+    const governed = await k.selectFrom('role_proxy_customer').select('role_id').where('role_id', 'in', roleIds).where('governed_id', '=', b.proxyCustomerId).executeTakeFirst();
+    if (userType !== USER_TYPE.proxy || !governed) throw fail('errors.user.proxyCustomer');
     proxyCustomerId = b.proxyCustomerId;
   }
   return { customerId, userType, isAdmin, proxyCustomerId };
 }
 
-async function setLinks(q: Queryable, userId: number, roleIds: number[], sceneIds: number[]) {
-  await q.query('DELETE FROM user_role WHERE user_id = $1', [userId]);
-  await q.query('INSERT INTO user_role (user_id, role_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [userId, [...new Set(roleIds)]]);
-  await q.query('DELETE FROM user_scene WHERE user_id = $1', [userId]);
-  if (sceneIds.length) await q.query('INSERT INTO user_scene (user_id, scene_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [userId, [...new Set(sceneIds)]]);
+async function setLinks(q: Queryable, scope: Scope, user: { id: number; customerId: number }, roleIds: number[], sceneIds: number[]) {
+  const k = scoped(q, scope);
+  const base = { user_id: user.id, customer_id: user.customerId };
+  await k.deleteFrom('user_role').where('user_id', '=', user.id).execute();
+  if (roleIds.length) await k.insertInto('user_role').values([...new Set(roleIds)].map((role_id) => ({ ...base, role_id }))).execute();
+  await k.deleteFrom('user_scene').where('user_id', '=', user.id).execute();
+  if (sceneIds.length) await k.insertInto('user_scene').values([...new Set(sceneIds)].map((scene_id) => ({ ...base, scene_id }))).execute();
 }
 
 /** A temporary password that satisfies the password rule (letters and digits, 6-20): 10 characters, both kinds present. */
@@ -152,43 +152,61 @@ export function temporaryPassword(): string {
 
 const nullIfEmpty = (s: string) => (s === '' ? null : s);
 
+/** The columns a user form writes as they are. */
+const columns = (b: UserAddBody | UserUpdateBody) => ({
+  name: b.name,
+  gender: b.gender,
+  mobile: b.mobile,
+  email: nullIfEmpty(b.email),
+  status: b.status,
+  remarks: b.remarks,
+});
+
 export async function addUser(q: Queryable, scope: Scope, b: UserAddBody): Promise<{ id: number; password?: string }> {
   const customerId = targetCustomer(scope, b.customerId);
   const d = await derive(q, scope, b, customerId);
   await checkUnique(q, { account: b.account, name: b.name, mobile: b.mobile, email: b.email, customerId });
   const generated = b.password ? undefined : temporaryPassword();
   const hash = await hashPassword(b.password ?? generated!);
-  const [row] = await mapUnique(
+  const row = await mapUnique(
     () =>
-      q.query<{ id: number }>(
-        `INSERT INTO app_user (customer_id, account, name, gender, password_hash, mobile, email, status, user_type, is_admin, remarks, proxy_customer_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-        [customerId, b.account, b.name, b.gender, hash, b.mobile, nullIfEmpty(b.email), b.status, d.userType, d.isAdmin, b.remarks, d.proxyCustomerId],
-      ),
+      scoped(q, scope)
+        .insertInto('app_user')
+        .values({ customer_id: customerId, account: b.account, password_hash: hash, user_type: d.userType, is_admin: d.isAdmin, proxy_customer_id: d.proxyCustomerId, ...columns(b) })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
     { account: conflict(USER_CODE.accountExists, 'errors.user.accountExists') },
   );
-  await setLinks(q, row.id, b.roleIds, b.sceneIds);
+  await setLinks(q, scope, { id: row.id, customerId }, b.roleIds, b.sceneIds);
   return generated ? { id: row.id, password: generated } : { id: row.id };
 }
 
 export async function updateUser(q: Queryable, scope: Scope, b: UserUpdateBody): Promise<{ id: number }> {
   const cur = await scopedUser(q, scope, b.id, true);
   checkReach(scope, cur.user_type, cur.id);
-  const held = (await q.query<{ role_id: number }>('SELECT role_id FROM user_role WHERE user_id = $1', [cur.id])).map((r) => r.role_id);
+  const k = scoped(q, scope);
+  const held = (await k.selectFrom('user_role').select('role_id').where('user_id', '=', cur.id).execute()).map((r) => r.role_id);
   const d = await derive(q, scope, b, cur.customer_id, held);
   if (b.status === 0 && cur.status !== 0) checkCancellable(scope, cur);
   await checkUnique(q, { account: b.account, name: b.name, mobile: b.mobile, email: b.email, customerId: cur.customer_id }, cur.id);
   await mapUnique(
     () =>
-      q.query(
-        `UPDATE app_user SET account = $2, name = $3, gender = $4, mobile = $5, email = $6, status = $7, user_type = $8, is_admin = $9,
-                remarks = $10, proxy_customer_id = $11, cancelled_by_customer = CASE WHEN $7 = status THEN cancelled_by_customer ELSE false END
-          WHERE id = $1`,
-        [cur.id, b.account, b.name, b.gender, b.mobile, nullIfEmpty(b.email), b.status, d.userType, d.isAdmin, b.remarks, d.proxyCustomerId],
-      ),
+      k
+        .updateTable('app_user')
+        .set((eb) => ({
+          account: b.account,
+          user_type: d.userType,
+          is_admin: d.isAdmin,
+          proxy_customer_id: d.proxyCustomerId,
+          ...columns(b),
+          // A status changed by hand is no longer the customer's cancellation (customer activation restores only those).
+          cancelled_by_customer: eb.case().when('status', '=', b.status).then(eb.ref('cancelled_by_customer')).else(false).end(),
+        }))
+        .where('id', '=', cur.id)
+        .execute(),
     { account: conflict(USER_CODE.accountExists, 'errors.user.accountExists') },
   );
-  await setLinks(q, cur.id, b.roleIds, b.sceneIds);
+  await setLinks(q, scope, { id: cur.id, customerId: cur.customer_id }, b.roleIds, b.sceneIds);
   if (b.status === 0) await endUserSessions(q, cur.id);
   return { id: cur.id };
 }
@@ -207,7 +225,7 @@ export async function removeUsers(q: Queryable, scope: Scope, ids: number[]) {
     checkCancellable(scope, u);
   }
   await endUserSessions(q, ids);
-  await q.query('DELETE FROM app_user WHERE id = ANY($1::int[])', [ids]);
+  await scoped(q, scope).deleteFrom('app_user').where('id', 'in', ids).execute();
   return { deleted: ids.length };
 }
 
@@ -218,7 +236,7 @@ export async function setStatus(q: Queryable, scope: Scope, ids: number[], statu
     checkReach(scope, u.user_type, u.id);
     if (status === 0) checkCancellable(scope, u);
   }
-  await q.query('UPDATE app_user SET status = $2, cancelled_by_customer = false WHERE id = ANY($1::int[])', [ids, status]);
+  await scoped(q, scope).updateTable('app_user').set({ status, cancelled_by_customer: false }).where('id', 'in', ids).execute();
   if (status === 0) await endUserSessions(q, ids);
   return { updated: ids.length, status };
 }
@@ -228,16 +246,17 @@ export async function resetPassword(q: Queryable, scope: Scope, id: number) {
   const u = await scopedUser(q, scope, id, true);
   checkReach(scope, u.user_type, u.id);
   const password = temporaryPassword();
-  await q.query('UPDATE app_user SET password_hash = $2 WHERE id = $1', [u.id, await hashPassword(password)]);
+  await scoped(q, scope).updateTable('app_user').set({ password_hash: await hashPassword(password) }).where('id', '=', u.id).execute();
   await endUserSessions(q, u.id);
   return { id: u.id, account: u.account, password };
 }
 
 /** The caller's own profile (spec §3 personal page): same formats and uniqueness as the user form. */
 export async function updatePersonal(q: Queryable, scope: Scope, b: PersonalBody) {
-  const [u] = await q.query<{ id: number; customer_id: number }>('SELECT id, customer_id FROM app_user WHERE id = $1 FOR UPDATE', [scope.userId]);
+  const own = scoped(q, { customerIds: [scope.homeCustomerId] });
+  const u = await own.selectFrom('app_user').select(['id', 'customer_id']).where('id', '=', scope.userId).forUpdate().executeTakeFirst();
   if (!u) throw notFound();
   await checkUnique(q, { name: b.name, mobile: b.mobile, email: b.email, customerId: u.customer_id }, u.id);
-  await q.query('UPDATE app_user SET name = $2, gender = $3, mobile = $4, email = $5 WHERE id = $1', [u.id, b.name, b.gender, b.mobile, nullIfEmpty(b.email)]);
+  await own.updateTable('app_user').set({ name: b.name, gender: b.gender, mobile: b.mobile, email: nullIfEmpty(b.email) }).where('id', '=', u.id).execute();
   return { id: u.id };
 }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Queryable } from '../db/client.js';
+import { crossTenant } from '../db/kysely.js';
 
 export interface AuditEntry {
   module: string;
@@ -20,11 +21,20 @@ function redact(params: unknown): unknown {
 
 export async function writeLog(q: Queryable, req: FastifyRequest | undefined, e: AuditEntry, result: 0 | 1) {
   const s = req?.scope;
-  await q.query(
-    `INSERT INTO sys_log(customer_id, user_id, operator, module, method, content, params, result)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [s?.customerId ?? null, s?.userId ?? null, s?.account ?? '', e.module, e.method, e.content.slice(0, 250), JSON.stringify(redact(e.params)), result],
-  );
+  // A refused login has no session and so no customer: the row is the platform's.
+  await crossTenant(q, 'the system log is written for any caller, before a session too')
+    .insertInto('sys_log')
+    .values({
+      customer_id: s?.customerId ?? null,
+      user_id: s?.userId ?? null,
+      operator: s?.account ?? '',
+      module: e.module,
+      method: e.method,
+      content: e.content.slice(0, 250),
+      params: JSON.stringify(redact(e.params)),
+      result,
+    })
+    .execute();
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ALL_FUNCS, flattenMenu, reachesLevel } from '@coldwatch/contract';
 import type { Queryable } from '../db/client.js';
+import { crossTenant } from '../db/kysely.js';
 
 /**
  * The access level of spec §6 a function code needs: the lowest level among the menu
@@ -26,22 +27,31 @@ export const ROOT_USER_ID = 1;
 export async function userFuncs(q: Queryable, userId: number, userType: number): Promise<string[]> {
   const isRoot = userId === ROOT_USER_ID;
   if (isRoot) return ALL_FUNCS;
-  const rows = await q.query<{ func: string }>(
-    `SELECT DISTINCT rf.func FROM user_role ur JOIN role r ON r.id = ur.role_id JOIN role_func rf ON rf.role_id = r.id
-      WHERE ur.user_id = $1 AND r.status = 1`,
-    [userId],
-  );
+  const rows = await crossTenant(q, 'a session\'s functions are resolved before its scope exists')
+    .selectFrom('user_role as ur')
+    .innerJoin('role as r', 'r.id', 'ur.role_id')
+    .innerJoin('role_func as rf', 'rf.role_id', 'r.id')
+    .select('rf.func')
+    .distinct()
+    .where('ur.user_id', '=', userId)
+    .where('r.status', '=', 1)
+    .execute();
   const reach = new Set(reachableFuncs(userType, false));
   return rows.map((r) => r.func).filter((f) => reach.has(f));
 }
 
 /** The customers a proxy user governs: the union of its active proxy roles' customers (spec §6 role level -1). */
 export async function governedCustomers(q: Queryable, userId: number): Promise<number[]> {
-  const rows = await q.query<{ customer_id: number }>(
-    `SELECT DISTINCT rpc.governed_id AS customer_id FROM user_role ur JOIN role r ON r.id = ur.role_id
-       JOIN role_proxy_customer rpc ON rpc.role_id = r.id JOIN customer c ON c.id = rpc.governed_id
-      WHERE ur.user_id = $1 AND r.status = 1 AND c.status = 1`,
-    [userId],
-  );
+  const rows = await crossTenant(q, 'a proxy\'s governed customers make its scope')
+    .selectFrom('user_role as ur')
+    .innerJoin('role as r', 'r.id', 'ur.role_id')
+    .innerJoin('role_proxy_customer as rpc', 'rpc.role_id', 'r.id')
+    .innerJoin('customer as c', 'c.id', 'rpc.governed_id')
+    .select('rpc.governed_id as customer_id')
+    .distinct()
+    .where('ur.user_id', '=', userId)
+    .where('r.status', '=', 1)
+    .where('c.status', '=', 1)
+    .execute();
   return rows.map((r) => r.customer_id);
 }

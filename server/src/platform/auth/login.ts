@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Code, toLocale } from '@coldwatch/contract';
 import type { Db } from '../db/client.js';
+import { system } from '../db/kysely.js';
 import { writeLog } from '../audit/audit.js';
 import { AppError } from '../http/errors.js';
 import { createSession, dropSession, resolveSession, revokeOtherSessions, SESSION_COOKIE, SESSION_TTL_MS } from './session.js';
@@ -43,8 +44,7 @@ export async function openSession(db: Db, req: FastifyRequest, reply: FastifyRep
   if (current?.userId !== user.id) {
     if (current) await dropSession(db, held!);
     const token = await createSession(db, user.id, user.customer_id);
-    const single = await db.one<{ value: string }>('SELECT value FROM setting WHERE key = $1', [SINGLE_SESSION_KEY]);
-    if (single?.value === 'on') await revokeOtherSessions(db, user.id, token);
+    if ((await system(db).selectFrom('setting').select('value').where('key', '=', SINGLE_SESSION_KEY).executeTakeFirst())?.value === 'on') await revokeOtherSessions(db, user.id, token);
     reply.setCookie(SESSION_COOKIE, token, { ...COOKIE_OPTS, maxAge: SESSION_TTL_MS / 1000 });
   }
   req.scope = { userId: user.id, account: user.account, customerId: user.customer_id } as Scope;

@@ -8,7 +8,10 @@ export interface Scope {
   userId: number;
   account: string;
   name: string;
+  /** The customer the caller works in: its own, or for a proxy the governed one it switched to. */
   customerId: number;
+  /** The customer the user's own row belongs to (its profile, shortcuts, files). */
+  homeCustomerId: number;
   userType: number;
   isAdmin: boolean;
   customerIds: number[] | null;
@@ -22,37 +25,6 @@ export interface Scope {
 }
 
 export const isPlatform = (s: Scope) => s.userType === USER_TYPE.platformUser || s.userType === USER_TYPE.platformAdmin;
-
-/**
- * SQL filter for a customer_id column: appends its parameter to params and returns the
- * condition. Every query of customer data goes through this.
- */
-export function scopeWhere(scope: Scope, column: string, params: unknown[]): string {
-  if (scope.customerIds === null) return 'TRUE';
-  params.push(scope.customerIds);
-  return `${column} = ANY($${params.length}::int[])`;
-}
-
-/**
- * SQL filter for a scene id column (scene.id, carrier.scene_id): 'TRUE' for an unlimited
- * caller, else the column must be one of the limit's scenes. Used beside scopeWhere.
- */
-export function sceneWhere(scope: Scope, column: string, params: unknown[]): string {
-  if (scope.sceneIds === null) return 'TRUE';
-  params.push(scope.sceneIds);
-  return `${column} = ANY($${params.length}::int[])`;
-}
-
-/**
- * SQL filter for a carrier id column (sensor.carrier_id, gateway.carrier_id, …): the carrier
- * must hang under the limit's scenes. A NULL carrier fails it, so unbound devices are seen by
- * unlimited callers only.
- */
-export function carrierWhere(scope: Scope, column: string, params: unknown[]): string {
-  if (scope.sceneIds === null) return 'TRUE';
-  params.push(scope.sceneIds);
-  return `${column} IN (SELECT lc.id FROM carrier lc WHERE lc.scene_id = ANY($${params.length}::int[]))`;
-}
 
 export const isSceneLimited = (scope: Scope) => scope.sceneIds !== null;
 

@@ -50,6 +50,8 @@ export const contains = (s: string) => `%${s.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** A timestamptz column as UTC milliseconds (the API's time), NULL staying NULL. */
 export const msOf = (ref: string): RawBuilder<number> => sql<number>`(extract(epoch from ${sql.ref(ref)}) * 1000)::bigint`;
+/** The same as text, for the hand-written hot-path SQL (history readings) that does not go through the builder. */
+export const msColumn = (col: string, as: string) => `(extract(epoch from ${col}) * 1000)::bigint AS "${as}"`;
 export const msOrNull = (ref: string): RawBuilder<number | null> => sql<number | null>`(extract(epoch from ${sql.ref(ref)}) * 1000)::bigint`;
 
 /** `(SELECT count(*) FROM …)` of a correlated subquery, as a number (0 when nothing matches). */

@@ -36,18 +36,7 @@ export function registerEnvelope(app: FastifyInstance) {
       return sendError(reply, err.httpStatus, err.code, translate(err.msgKey, locale), err.details && translateDetails(err.details, locale));
     }
     if (err.validation) {
-      const details: Record<string, string> = {};
-      for (const v of err.validation as any[]) {
-        const issue = v.params?.issue;
-        if (issue?.code === 'unrecognized_keys') {
-          // A field outside the schema: named, so the caller knows what to drop.
-          const at = (issue.path ?? []).join('.');
-          for (const key of issue.keys ?? []) details[at ? `${at}.${key}` : key] = translate('errors.rule.unknownField', locale);
-          continue;
-        }
-        const field = String(v.instancePath ?? v.params?.issue?.path?.join('.') ?? '').replace(/^\//, '').replace(/\//g, '.') || 'body';
-        details[field] = translate(normaliseZodMessage(v.message), locale);
-      }
+      const details = translateDetails(fieldErrors(err.validation), locale);
       const first = Object.entries(details)[0];
       const msg = first ? `${translate('errors.paramError', locale)}: ${first[0]} ${first[1]}` : translate('errors.paramError', locale);
       return sendError(reply, 400, Code.PARAM_ERROR, msg, details);
@@ -75,6 +64,26 @@ function sendError(reply: FastifyReply, status: number, code: number, msg: strin
 
 function translateDetails(d: Record<string, string>, locale: Locale) {
   return Object.fromEntries(Object.entries(d).map(([k, v]) => [k, translate(v, locale)]));
+}
+
+/**
+ * The failing fields of a validation error as field → catalogue key: a field outside the
+ * schema is named with errors.rule.unknownField, so the caller knows what to drop. Routes that
+ * choose their own §8 answer (attachValidation) read the same map.
+ */
+export function fieldErrors(validation: any[]): Record<string, string> {
+  const details: Record<string, string> = {};
+  for (const v of validation) {
+    const issue = v.params?.issue;
+    if (issue?.code === 'unrecognized_keys') {
+      const at = (issue.path ?? []).join('.');
+      for (const key of issue.keys ?? []) details[at ? `${at}.${key}` : key] = 'errors.rule.unknownField';
+      continue;
+    }
+    const field = String(v.instancePath ?? issue?.path?.join('.') ?? '').replace(/^\//, '').replace(/\//g, '.') || 'body';
+    details[field] = normaliseZodMessage(String(v.message ?? ''));
+  }
+  return details;
 }
 
 /** Zod's own messages (type errors on missing fields) are not catalogue keys: map them to ours. */
