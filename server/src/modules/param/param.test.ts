@@ -26,7 +26,15 @@ describe('parameters', () => {
   it('reads the defaults, with editable per caller', async () => {
     const r = await read(root);
     expect(r.state.code).toBe(200000);
-    expect(r.result).toEqual({ single_session: 'off', sensor_history_retention_days: '365', editable: true });
+    expect(r.result).toEqual({
+      single_session: 'off',
+      sensor_history_retention_days: '365',
+      gps_history_retention_days: '365',
+      log_retention_days: '180',
+      export_retention_days: '7',
+      cache_retention_days: '1',
+      editable: true,
+    });
     expect((await read(padmin)).result.editable).toBe(true);
     const a = await read(alpha);
     expect(a.result).toMatchObject({ single_session: 'off', editable: false });
@@ -56,7 +64,17 @@ describe('parameters', () => {
     ['sensor_history_retention_days', 3651, 'errors.param.retentionDays'],
     ['sensor_history_retention_days', '12.5', 'errors.param.retentionDays'],
     ['sensor_history_retention_days', 'abc', 'errors.param.retentionDays'],
+    ['log_retention_days', 0, 'errors.param.retentionDays'],
+    ['export_retention_days', 366, 'errors.param.clearDays'],
+    ['cache_retention_days', '-1', 'errors.param.clearDays'],
   ];
+
+  it('each retention setting takes its range (passing examples)', async () => {
+    for (const [key, value] of [['gps_history_retention_days', 3650], ['log_retention_days', 1], ['export_retention_days', 365], ['cache_retention_days', '2']] as const) {
+      expect((await put(root, key, value)).json().state.code).toBe(200000);
+      expect(await stored(key)).toBe(String(value));
+    }
+  });
   for (const [key, value, msg] of bad) {
     it(`${key} = ${JSON.stringify(value)} answers 400`, async () => {
       const before = await stored(key);

@@ -116,8 +116,8 @@ export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody,
   const sceneIds = [...new Set(body.sceneIds)];
   if (sceneIds.length) {
     const scenes = await k.selectFrom('scene').select(['id', 'customer_id']).where('id', 'in', sceneIds).execute();
-    if (scenes.length !== sceneIds.length) throw notFound();
-    if (scenes.some((s) => s.customer_id !== customer.id)) throw fail('errors.foreign.scene');
+    // Another customer's scene is outside the caller's scope and so not found: the same answer as the user form's.
+    if (scenes.length !== sceneIds.length || scenes.some((s) => s.customer_id !== customer.id)) throw fail('errors.foreign.scene');
   }
 
   // Default flag: once default, only root may lift it (default roles cannot be deleted).
