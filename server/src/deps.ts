@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './platform/db/client.js';
 import type { Bus } from './platform/events.js';
 import type { IngestService } from './ingest/service.js';
+import type { JobRunner } from './platform/jobs/runner.js';
 
 /** What every module is built from. Tests build the same thing with a test database. */
 export interface AppDeps {
@@ -12,4 +13,6 @@ export interface AppDeps {
   log?: FastifyBaseLogger;
   /** Device ingest (writer, gateway auth, downlink). Made on first use by ingestOf(deps) when absent. */
   ingest?: IngestService;
+  /** The job runner, once started (main.ts); /sys/scheduled's "run now" wakes it. */
+  jobs?: JobRunner;
 }

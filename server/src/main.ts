@@ -13,9 +13,10 @@ import { buildApp } from './app.js';
 import type { AppDeps } from './deps.js';
 import { startIngest } from './ingest/index.js';
 import { startAlarm } from './alarm/index.js';
+import { startJobs } from './jobs/index.js';
 
-/** What runs, in the order it stops: the simulator, HTTP (finishes requests in flight), ingest (drains its writer), alarm, database. */
-const STOP_ORDER = ['simulator', 'HTTP server', 'ingest', 'alarm', 'database'] as const;
+/** What runs, in the order it stops: the simulator, HTTP (finishes requests in flight), jobs (finish the run in flight), ingest (drains its writer), alarm, database. */
+const STOP_ORDER = ['simulator', 'HTTP server', 'jobs', 'ingest', 'alarm', 'database'] as const;
 type Part = (typeof STOP_ORDER)[number];
 const running = new Map<Part, () => Promise<void> | void>();
 let log: { info(o: unknown, m?: string): void; error(o: unknown, m?: string): void } = {
@@ -63,7 +64,7 @@ function shutdown(signal: string) {
 
 /**
  * Process entry: config → database → migrations → root account and demo data → HTTP →
- * alarm evaluator and notifier → ingest (MQTT broker or consumer) → simulator → banner.
+ * alarm evaluator and notifier → ingest (MQTT broker or consumer) → jobs → simulator → banner.
  * SIGINT/SIGTERM stop it in STOP_ORDER, draining ingest before the database closes.
  */
 async function main() {
@@ -116,12 +117,18 @@ async function main() {
   const port = typeof addr === 'object' && addr ? addr.port : http.port;
 
   // Alarm evaluator and notifier: started before ingest so that it sees the first readings.
-  const alarm = startAlarm(deps);
+  // Its notice retries are swept by the notice-retry job below.
+  const alarm = startAlarm(deps, { noticePoll: false });
   running.set('alarm', () => alarm.stop());
 
   // Ingest: the embedded broker on MQTT_PORT (default 1883, often taken), or a consumer on MQTT_URL.
-  const ingest = await startIngest(deps, { mqttPort: config.mqttPort, mqttPortExplicit: config.mqttPortExplicit });
+  // The presence scan runs as a job (below), not as ingest's own timer.
+  const ingest = await startIngest(deps, { mqttPort: config.mqttPort, mqttPortExplicit: config.mqttPortExplicit, presence: false });
   running.set('ingest', () => ingest.stop());
+
+  // Periodic jobs: presence, rollups, notice retries, retention (docs/jobs.md).
+  const jobs = await startJobs(deps, { alarm });
+  running.set('jobs', () => jobs.stop());
   const mqttNote =
     !config.mqttUrl && ingest.mqttPort !== undefined && ingest.mqttPort !== config.mqttPort && !config.mqttPortExplicit
       ? `default port ${config.mqttPort} is taken (often by another MQTT broker), so ${ingest.mqttPort} instead`

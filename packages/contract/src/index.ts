@@ -21,3 +21,4 @@ export * from './api/mine.js';
 export * from './api/menu.js';
 export * from './api/user.js';
 export * from './api/customer.js';
+export * from './api/scheduled.js';

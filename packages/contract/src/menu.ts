@@ -99,6 +99,7 @@ export const MENU: MenuEntry[] = [
   {
     code: 'sys', url: '/sys', icon: 'setting', level: 1,
     children: [
+      { code: 'scheduled', url: '/sys/scheduled', object: 'Param', level: 2, visible: 'system' },
       { code: 'param', url: '/sys/paramsetup', object: 'Param', level: 2, visible: 'system' },
       { code: 'forwarding', url: '/sys/forwarding', object: 'Forwarding', level: 1 },
       { code: 'customer', url: '/sys/customer', object: 'Customer', level: 2, visible: 'system' },

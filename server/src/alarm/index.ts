@@ -7,6 +7,11 @@ export interface AlarmOptions {
   pollMs?: number;
   /** Clock of the notifier's retry schedule; tests move it instead of sleeping. */
   now?: () => number;
+  /**
+   * false: the notifier does not poll on its own; new notices still go out at once (the
+   * evaluator wakes it) and due retries are swept by the `notice-retry` job (jobs/index.ts).
+   */
+  noticePoll?: boolean;
 }
 
 export interface Alarm {
@@ -14,6 +19,8 @@ export interface Alarm {
   stop(): Promise<void>;
   /** Processes everything queued now: every alarm_queue row, then every notice due. */
   drain(): Promise<void>;
+  /** Sends every notice due now (first tries and retries). */
+  sweepNotices(): Promise<void>;
 }
 
 /** The part of a logger the alarm uses: pino's (Fastify's) object-first call, which console also accepts. */
@@ -39,9 +46,11 @@ class Loop {
     private readonly log: Log,
   ) {}
 
-  start(pollMs: number) {
-    this.timer = setInterval(() => void this.kick(), pollMs);
-    this.timer.unref();
+  start(pollMs: number | false) {
+    if (pollMs !== false) {
+      this.timer = setInterval(() => void this.kick(), pollMs);
+      this.timer.unref();
+    }
     void this.kick();
   }
 
@@ -115,9 +124,10 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
   const onReading = () => void evaluator.kick();
   bus.on('reading', onReading);
   evaluator.start(pollMs);
-  notices.start(pollMs);
+  notices.start(opts.noticePoll === false ? false : pollMs);
 
   return {
+    sweepNotices: () => notices.kick(),
     async drain() {
       await evaluator.kick();
       await notices.kick();

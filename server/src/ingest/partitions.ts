@@ -76,3 +76,28 @@ export class Partitions {
     this.known.add(start);
   }
 }
+
+/**
+ * Drops the monthly partitions of `reading` that end on or before `cutoff` (retention by
+ * partition: no row-by-row delete, no bloat). Answers the names dropped; the rows of the
+ * month that straddles the cutoff are left to a DELETE by the caller.
+ */
+export async function dropPartitionsBefore(db: Db, cutoff: number): Promise<string[]> {
+  const parts = await db.query<{ relname: string }>(
+    `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'reading'::regclass ORDER BY 1`,
+  );
+  const dropped: string[] = [];
+  for (const { relname } of parts) {
+    const m = /^reading_(\d{4})_(\d{2})$/.exec(relname);
+    if (!m) continue;
+    const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, 1);
+    if (nextMonth(start) > cutoff) continue;
+    // Detach first so a reader of the parent never waits on the drop's lock for long.
+    await db.tx(async (q) => {
+      await q.query(`ALTER TABLE reading DETACH PARTITION ${relname}`);
+      await q.query(`DROP TABLE ${relname}`);
+    });
+    dropped.push(relname);
+  }
+  return dropped;
+}

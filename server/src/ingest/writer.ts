@@ -1,3 +1,4 @@
+import { ROLLUP_BUCKET_MS } from './rollup.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../platform/db/client.js';
 import type { Bus, LiveReading } from '../platform/events.js';
@@ -208,6 +209,7 @@ export class ReadingWriter {
       }
       const updated = newestPerSensor.size ? await updateSensors(q, [...newestPerSensor.values()]) : [];
       if (span.size) await queueAlarms(q, span);
+      if (span.size) await queueRollups(q, items.filter((it) => inserted.has(it.key)));
       const gws = touch.length ? await touchGateways(q, touch) : [];
       if (batch.rejects.length) await insertRejects(q, batch.rejects);
       return { updated, gws, newestPerSensor };
@@ -250,6 +252,21 @@ export class ReadingWriter {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The 5-minute buckets the committed readings fall in, for the rollup job (ingest/rollup.ts); late ones included. */
+async function queueRollups(q: Queryable, items: Item[]) {
+  const keys = new Map<string, [number, number]>();
+  for (const it of items) {
+    const bucket = Math.floor(it.r.ts / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+    keys.set(`${it.sensor.id}:${bucket}`, [it.sensor.id, bucket]);
+  }
+  const rows = [...keys.values()];
+  await q.query(
+    `INSERT INTO rollup_pending (sensor_id, bucket)
+     SELECT s, to_timestamp(b / 1000.0) FROM unnest($1::int[], $2::float8[]) AS v(s, b) ON CONFLICT DO NOTHING`,
+    [rows.map((r) => r[0]), rows.map((r) => r[1])],
+  );
+}
 
 async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>> {
   const col = <T>(f: (it: Item) => T) => items.map(f);

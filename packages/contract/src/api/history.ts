@@ -26,6 +26,12 @@ export const historyResult = z.object({
   points: z.array(historyPoint),
   /** True when the span held more readings than maxPoints: each bucket keeps its extremes. */
   downsampled: z.boolean(),
+  /**
+   * Where the points come from: the raw readings, or for spans longer than a week the
+   * 5-minute or hourly rollups (each bucket's minimum at its first reading's time and its
+   * maximum at its last's).
+   */
+  source: z.enum(['raw', '5m', '1h']),
 });
 export type HistoryResult = z.infer<typeof historyResult>;
 

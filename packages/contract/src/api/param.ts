@@ -12,7 +12,6 @@ export const PARAMS = {
   /** 'on': a new login ends the account's other sessions (§8 500104). */
   single_session: { default: 'off', error: 'errors.param.singleSession', valid: (v: string) => v === 'on' || v === 'off' },
   sensor_history_retention_days: { default: '365', ...days(1, 3650, 'errors.param.retentionDays') },
-  gps_history_retention_days: { default: '365', ...days(1, 3650, 'errors.param.retentionDays') },
   log_retention_days: { default: '180', ...days(1, 3650, 'errors.param.retentionDays') },
   export_retention_days: { default: '7', ...days(1, 365, 'errors.param.clearDays') },
   cache_retention_days: { default: '1', ...days(1, 365, 'errors.param.clearDays') },

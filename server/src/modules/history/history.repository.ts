@@ -1,4 +1,4 @@
-import { sensorMeasuresHumidity, type HistoryPoint, type SensorType } from '@coldwatch/contract';
+import { sensorMeasuresHumidity, type HistoryPoint, type HistoryResult, type SensorType } from '@coldwatch/contract';
 import type { Db } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import type { Scope } from '../../platform/auth/scope.js';
@@ -42,14 +42,16 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
     .executeTakeFirst()
     .then((r) => r && { ...r, type: r.type as SensorType });
   if (!sensor) return undefined;
+  const zone = { tempMin: sensor.tempMin, tempMax: sensor.tempMax, humMin: sensor.humMin, humMax: sensor.humMax };
+  // Long spans read the rollups: counting and bucketing months of raw readings is what they exist to avoid.
+  if (a.end - a.start > ROLLUP_AFTER_MS && sensor.type !== 'magnet') return fromRollups(db, sensor.id, a, { deviceNo: a.deviceNo, type: sensor.type, zone });
   const range = [sensor.id, new Date(a.start), new Date(a.end)];
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3', range);
-  const zone = { tempMin: sensor.tempMin, tempMax: sensor.tempMax, humMin: sensor.humMin, humMax: sensor.humMax };
   const base = { deviceNo: a.deviceNo, type: sensor.type, total: n, zone };
 
   if (n <= a.maxPoints) {
     const points = await db.query<HistoryPoint>(`SELECT ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts`, range);
-    return { ...base, points, downsampled: false };
+    return { ...base, points, downsampled: false, source: 'raw' as const };
   }
 
   const kinds = measured(sensor.type);
@@ -66,5 +68,40 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
      SELECT ${POINT_COLS} FROM (${picks.join(' UNION ')}) p ORDER BY ts`,
     [...range, a.start, width],
   );
-  return { ...base, points, downsampled: true };
+  return { ...base, points, downsampled: true, source: 'raw' as const };
+}
+
+/** Spans longer than this are answered from the rollups (ingest/rollup.ts). */
+export const ROLLUP_AFTER_MS = 7 * 86_400_000;
+
+const FIVE_MIN = 300_000;
+const HOUR = 3_600_000;
+
+/**
+ * A long span from the rollups: the 5-minute table when its buckets fit maxPoints (two points
+ * each), else the hourly one, grouped further into equal widths when even that is too many.
+ * Each group gives its minima at its first reading's time and its maxima at its last's.
+ */
+async function fromRollups(db: Db, sensorId: number, a: HistoryArgs, base: Omit<HistoryResult, 'points' | 'downsampled' | 'source' | 'total'>): Promise<HistoryResult> {
+  const span = a.end - a.start + 1;
+  const pairs = Math.max(1, Math.floor(a.maxPoints / 2));
+  const source = span / FIVE_MIN <= pairs ? '5m' : '1h';
+  const unit = source === '5m' ? FIVE_MIN : HOUR;
+  const width = Math.max(unit, Math.ceil(span / pairs / unit) * unit);
+  const table = source === '5m' ? 'reading_5m' : 'reading_1h';
+  const from = Math.floor(a.start / unit) * unit;
+  const groups = await db.query<{ first: number; last: number; n: number; tmin: number | null; tmax: number | null; hmin: number | null; hmax: number | null; gmin: number | null; gmax: number | null }>(
+    `SELECT (extract(epoch from min(first_ts)) * 1000)::bigint AS first, (extract(epoch from max(last_ts)) * 1000)::bigint AS last, sum(n)::int AS n,
+            round(min(temp_min)::numeric, 2)::float8 AS tmin, round(max(temp_max)::numeric, 2)::float8 AS tmax,
+            round(min(hum_min)::numeric, 2)::float8 AS hmin, round(max(hum_max)::numeric, 2)::float8 AS hmax,
+            round(min(gas_min)::numeric, 2)::float8 AS gmin, round(max(gas_max)::numeric, 2)::float8 AS gmax
+       FROM ${table} WHERE sensor_id = $1 AND bucket >= $2 AND bucket <= $3
+      GROUP BY floor((extract(epoch from bucket) * 1000 - $4) / $5) ORDER BY 1`,
+    [sensorId, new Date(from), new Date(a.end), from, width],
+  );
+  const point = (ts: number, temp: number | null, hum: number | null, gas: number | null): HistoryPoint => ({ ts, temp, hum, volt: null, rssi: null, lqi: null, gas, door: null });
+  const points = groups.flatMap((g) =>
+    g.first === g.last ? [point(g.first, g.tmin, g.hmin, g.gmin)] : [point(g.first, g.tmin, g.hmin, g.gmin), point(g.last, g.tmax, g.hmax, g.gmax)],
+  );
+  return { ...base, total: groups.reduce((t, g) => t + g.n, 0), points, downsampled: true, source };
 }

@@ -29,7 +29,6 @@ describe('parameters', () => {
     expect(r.result).toEqual({
       single_session: 'off',
       sensor_history_retention_days: '365',
-      gps_history_retention_days: '365',
       log_retention_days: '180',
       export_retention_days: '7',
       cache_retention_days: '1',
@@ -70,7 +69,7 @@ describe('parameters', () => {
   ];
 
   it('each retention setting takes its range (passing examples)', async () => {
-    for (const [key, value] of [['gps_history_retention_days', 3650], ['log_retention_days', 1], ['export_retention_days', 365], ['cache_retention_days', '2']] as const) {
+    for (const [key, value] of [['log_retention_days', 1], ['export_retention_days', 365], ['cache_retention_days', '2']] as const) {
       expect((await put(root, key, value)).json().state.code).toBe(200000);
       expect(await stored(key)).toBe(String(value));
     }

@@ -182,6 +182,32 @@ export interface IngestRejectTable {
   customer_id: number | null;
 }
 
+export interface JobTable {
+  id: Generated<number>;
+  name: string;
+  payload: Generated<Json>;
+  state: Generated<string>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  lease_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  singleton: string | null;
+  result: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface JobScheduleTable {
+  name: string;
+  every_s: number;
+  next_run_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_run_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_state: string | null;
+  last_result: Generated<string>;
+  last_ms: number | null;
+}
+
 export interface LoginQrTable {
   key: string;
   status: Generated<string>;
@@ -239,6 +265,48 @@ export interface ReadingTable {
   received_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface Reading1hTable {
+  sensor_id: number;
+  bucket: ColumnType<Date, Date | string, Date | string>;
+  customer_id: number;
+  n: number;
+  first_ts: ColumnType<Date, Date | string, Date | string>;
+  last_ts: ColumnType<Date, Date | string, Date | string>;
+  temp_min: number | null;
+  temp_max: number | null;
+  temp_sum: number | null;
+  temp_n: Generated<number>;
+  hum_min: number | null;
+  hum_max: number | null;
+  hum_sum: number | null;
+  hum_n: Generated<number>;
+  gas_min: number | null;
+  gas_max: number | null;
+  gas_sum: number | null;
+  gas_n: Generated<number>;
+}
+
+export interface Reading5mTable {
+  sensor_id: number;
+  bucket: ColumnType<Date, Date | string, Date | string>;
+  customer_id: number;
+  n: number;
+  first_ts: ColumnType<Date, Date | string, Date | string>;
+  last_ts: ColumnType<Date, Date | string, Date | string>;
+  temp_min: number | null;
+  temp_max: number | null;
+  temp_sum: number | null;
+  temp_n: Generated<number>;
+  hum_min: number | null;
+  hum_max: number | null;
+  hum_sum: number | null;
+  hum_n: Generated<number>;
+  gas_min: number | null;
+  gas_max: number | null;
+  gas_sum: number | null;
+  gas_n: Generated<number>;
+}
+
 export interface RoleTable {
   id: Generated<number>;
   customer_id: number;
@@ -275,6 +343,11 @@ export interface RoleSceneTable {
   role_id: number;
   scene_id: number;
   customer_id: number;
+}
+
+export interface RollupPendingTable {
+  sensor_id: number;
+  bucket: ColumnType<Date, Date | string, Date | string>;
 }
 
 export interface SceneTable {
@@ -388,15 +461,20 @@ export interface DB {
   gateway: GatewayTable;
   gateway_event: GatewayEventTable;
   ingest_reject: IngestRejectTable;
+  job: JobTable;
+  job_schedule: JobScheduleTable;
   login_qr: LoginQrTable;
   menu_resource: MenuResourceTable;
   notice_log: NoticeLogTable;
   reading: ReadingTable;
+  reading_1h: Reading1hTable;
+  reading_5m: Reading5mTable;
   role: RoleTable;
   role_func: RoleFuncTable;
   role_proxy_customer: RoleProxyCustomerTable;
   role_resource: RoleResourceTable;
   role_scene: RoleSceneTable;
+  rollup_pending: RollupPendingTable;
   scene: SceneTable;
   schema_migration: SchemaMigrationTable;
   sensor: SensorTable;
@@ -425,6 +503,8 @@ export const TENANT_COLUMN = {
   login_qr: 'customer_id',
   notice_log: 'customer_id',
   reading: 'customer_id',
+  reading_1h: 'customer_id',
+  reading_5m: 'customer_id',
   role: 'customer_id',
   role_func: 'customer_id',
   role_proxy_customer: 'customer_id',

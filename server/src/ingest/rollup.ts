@@ -1,0 +1,88 @@
+import type { Db } from '../platform/db/client.js';
+
+/*
+ * Rollups of readings (docs/jobs.md "Rollups"): per sensor, 5-minute and hourly buckets with
+ * min, max, sum and count of each measured value and the bucket's first and last reading time.
+ * The writer marks the 5-minute buckets its readings fall in (rollup_pending, same
+ * transaction); this pass takes a batch of them, recomputes each from the raw readings (so a
+ * late reading, a redelivery or a back-fill gives the same answer as a reading on time) and
+ * then recomputes the hours they belong to from the 5-minute rows. Hand-written SQL: it is
+ * part of the ingest hot path (docs/data-layer.md).
+ */
+
+export const ROLLUP_BUCKET_MS = 5 * 60_000;
+
+const METRICS = ['temp', 'hum', 'gas'] as const;
+
+const fromRaw = METRICS.map((m) => `min(r.${m}), max(r.${m}), sum(r.${m}), count(r.${m})`).join(', ');
+const fromFive = METRICS.map((m) => `min(f.${m}_min), max(f.${m}_max), sum(f.${m}_sum), sum(f.${m}_n)::int`).join(', ');
+const cols = METRICS.map((m) => `${m}_min, ${m}_max, ${m}_sum, ${m}_n`).join(', ');
+const update = ['customer_id', 'n', 'first_ts', 'last_ts', ...METRICS.flatMap((m) => [`${m}_min`, `${m}_max`, `${m}_sum`, `${m}_n`])]
+  .map((c) => `${c} = EXCLUDED.${c}`)
+  .join(', ');
+
+/**
+ * One batch: at most `limit` pending buckets, in one transaction (a failure leaves them
+ * pending). Answers how many buckets it took; 0 = nothing left.
+ */
+export async function rollupPass(db: Db, limit = 2000): Promise<number> {
+  return db.tx(async (q) => {
+    const taken = await q.query<{ sensor_id: number; bucket: Date }>(
+      `DELETE FROM rollup_pending p USING (
+         SELECT sensor_id, bucket FROM rollup_pending ORDER BY bucket LIMIT $1 FOR UPDATE SKIP LOCKED) t
+        WHERE p.sensor_id = t.sensor_id AND p.bucket = t.bucket
+        RETURNING p.sensor_id, p.bucket`,
+      [limit],
+    );
+    if (!taken.length) return 0;
+    const sensors = taken.map((t) => t.sensor_id);
+    const buckets = taken.map((t) => t.bucket);
+    // A bucket whose readings are all gone (retention) leaves no row behind.
+    await q.query(
+      `DELETE FROM reading_5m f USING unnest($1::int[], $2::timestamptz[]) AS t(s, b)
+        WHERE f.sensor_id = t.s AND f.bucket = t.b
+          AND NOT EXISTS (SELECT 1 FROM reading r WHERE r.sensor_id = t.s AND r.ts >= t.b AND r.ts < t.b + interval '5 minutes')`,
+      [sensors, buckets],
+    );
+    await q.query(
+      `INSERT INTO reading_5m (sensor_id, bucket, customer_id, n, first_ts, last_ts, ${cols})
+       SELECT t.s, t.b, min(r.customer_id), count(*), min(r.ts), max(r.ts), ${fromRaw}
+         FROM unnest($1::int[], $2::timestamptz[]) AS t(s, b)
+         JOIN reading r ON r.sensor_id = t.s AND r.ts >= t.b AND r.ts < t.b + interval '5 minutes'
+        GROUP BY t.s, t.b
+       ON CONFLICT (sensor_id, bucket) DO UPDATE SET ${update}`,
+      [sensors, buckets],
+    );
+    const hours = new Map<string, [number, number]>();
+    for (const t of taken) {
+      const h = Math.floor(t.bucket.getTime() / 3_600_000) * 3_600_000;
+      hours.set(`${t.sensor_id}:${h}`, [t.sensor_id, h]);
+    }
+    const hs = [...hours.values()];
+    const hSensors = hs.map((h) => h[0]);
+    const hStarts = hs.map((h) => new Date(h[1]));
+    await q.query(
+      `DELETE FROM reading_1h h USING unnest($1::int[], $2::timestamptz[]) AS t(s, b)
+        WHERE h.sensor_id = t.s AND h.bucket = t.b
+          AND NOT EXISTS (SELECT 1 FROM reading_5m f WHERE f.sensor_id = t.s AND f.bucket >= t.b AND f.bucket < t.b + interval '1 hour')`,
+      [hSensors, hStarts],
+    );
+    await q.query(
+      `INSERT INTO reading_1h (sensor_id, bucket, customer_id, n, first_ts, last_ts, ${cols})
+       SELECT t.s, t.b, min(f.customer_id), sum(f.n)::int, min(f.first_ts), max(f.last_ts), ${fromFive}
+         FROM unnest($1::int[], $2::timestamptz[]) AS t(s, b)
+         JOIN reading_5m f ON f.sensor_id = t.s AND f.bucket >= t.b AND f.bucket < t.b + interval '1 hour'
+        GROUP BY t.s, t.b
+       ON CONFLICT (sensor_id, bucket) DO UPDATE SET ${update}`,
+      [hSensors, hStarts],
+    );
+    return taken.length;
+  });
+}
+
+/** Runs passes until nothing is pending; answers the buckets rolled up. */
+export async function rollupAll(db: Db): Promise<number> {
+  let total = 0;
+  for (let n = await rollupPass(db); n > 0; n = await rollupPass(db)) total += n;
+  return total;
+}

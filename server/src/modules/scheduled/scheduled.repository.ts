@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import { Code, type ScheduledJob } from '@coldwatch/contract';
+import type { Queryable } from '../../platform/db/client.js';
+import { system } from '../../platform/db/kysely.js';
+import { msOf, msOrNull } from '../../platform/db/query.js';
+import { AppError } from '../../platform/http/errors.js';
+
+/** The periodic jobs: their schedule rows with whether a run is going on or waiting. */
+export function list(q: Queryable): Promise<ScheduledJob[]> {
+  const k = system(q);
+  return k
+    .selectFrom('job_schedule as s')
+    .select((eb) => {
+      const runs = (state: string) => sql<boolean>`EXISTS (${eb.selectFrom('job as j').select('j.id').whereRef('j.name', '=', 's.name').where('j.state', '=', state)})`;
+      return [
+      's.name',
+      's.every_s as everyS',
+      msOrNull('s.last_run_at').as('lastRunAt'),
+      's.last_state as lastState',
+      's.last_result as lastResult',
+      's.last_ms as lastMs',
+      msOf('s.next_run_at').as('nextRunAt'),
+        runs('running').as('running'),
+        runs('queued').as('queued'),
+      ];
+    })
+    .orderBy('s.name')
+    .execute();
+}
+
+/** Queues a manual run of a scheduled job; at most one manual run waits at a time. */
+export async function runNow(q: Queryable, name: string): Promise<{ queued: boolean }> {
+  const k = system(q);
+  if (!(await k.selectFrom('job_schedule').select('name').where('name', '=', name).executeTakeFirst())) throw new AppError(Code.NOT_FOUND, 'errors.job.unknown', 404);
+  const row = await k
+    .insertInto('job')
+    .values({ name, singleton: 'manual' })
+    .onConflict((oc) => oc.columns(['name', 'singleton']).where('singleton', 'is not', null).where('state', 'in', ['queued', 'running']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return { queued: !!row };
+}

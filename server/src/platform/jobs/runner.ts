@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.js';
+
+/*
+ * Durable jobs in the database (docs/jobs.md): a `job` row per run, claimed with
+ * FOR UPDATE SKIP LOCKED under a lease, retried with exponential back-off, and periodic runs
+ * enqueued from `job_schedule`. The same code runs on PostgreSQL and on PGlite, and several
+ * console replicas share the work: a run is claimed by one of them, a schedule fires once.
+ */
+
+export interface JobSpec {
+  /** Seconds between periodic runs; omitted = only on demand (enqueue / run now). */
+  everyS?: number;
+  /** Tries before a run is failed for good. Default 5. */
+  maxAttempts?: number;
+  /** A run still going after this is taken to be dead (its process died) and is run again. Default 10 min. */
+  leaseMs?: number;
+  /** Answers a one-line summary of what the run did (shown on /sys/scheduled). */
+  run: (payload: Record<string, unknown>) => Promise<string>;
+}
+
+export interface JobLog {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Back-off of the n-th failed try: 5 s, 10 s, 20 s … capped at 10 minutes. */
+export const backoffMs = (attempt: number) => Math.min(600_000, 5_000 * 2 ** Math.max(0, attempt - 1));
+
+interface Claimed {
+  id: number;
+  name: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+export class JobRunner {
+  private readonly specs = new Map<string, JobSpec>();
+  private readonly owner = randomUUID();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: JobLog,
+    private readonly pollMs = 1000,
+  ) {}
+
+  register(name: string, spec: JobSpec) {
+    this.specs.set(name, spec);
+    return this;
+  }
+
+  get names() {
+    return [...this.specs.keys()];
+  }
+
+  spec(name: string) {
+    return this.specs.get(name);
+  }
+
+  /** Writes each periodic job's schedule (its interval may have changed) and starts polling. */
+  async start() {
+    for (const [name, s] of this.specs) {
+      if (!s.everyS) continue;
+      await this.db.query(
+        `INSERT INTO job_schedule (name, every_s) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET every_s = EXCLUDED.every_s,
+           next_run_at = LEAST(job_schedule.next_run_at, now() + EXCLUDED.every_s * interval '1 second')`,
+        [name, s.everyS],
+      );
+    }
+    this.timer = setInterval(() => void this.kick(), this.pollMs);
+    this.timer.unref();
+    void this.kick();
+  }
+
+  /** Queues a run now (at most one manual run waits at a time) and wakes the loop. */
+  async runNow(name: string): Promise<{ queued: boolean }> {
+    if (!this.specs.has(name)) throw new Error(`unknown job ${name}`);
+    const rows = await this.db.query(
+      `INSERT INTO job (name, singleton, max_attempts) VALUES ($1, 'manual', $2) ON CONFLICT DO NOTHING RETURNING id`,
+      [name, this.specs.get(name)!.maxAttempts ?? 5],
+    );
+    void this.kick();
+    return { queued: rows.length > 0 };
+  }
+
+  /** Runs everything due now, then returns (tests, and a kick after a burst). */
+  kick(): Promise<void> {
+    if (this.stopped) return this.running ?? Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.enqueueDue();
+          while (!this.stopped && (await this.runOne()));
+        } while (this.again && !this.stopped);
+      } catch (err) {
+        // The database is away: the next poll tries again; queued runs wait in their table.
+        this.log.error({ err }, 'jobs: poll failed');
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  async stop() {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** A periodic job fires once per interval whichever replica sees it first; a run still waiting is not doubled. */
+  private async enqueueDue() {
+    const due = await this.db.query<{ name: string }>(
+      `UPDATE job_schedule SET next_run_at = now() + every_s * interval '1 second'
+        WHERE next_run_at <= now() AND name = ANY($1::text[]) RETURNING name`,
+      [this.names],
+    );
+    for (const { name } of due) {
+      await this.db.query(`INSERT INTO job (name, singleton, max_attempts) VALUES ($1, 'schedule', $2) ON CONFLICT DO NOTHING`, [
+        name,
+        this.specs.get(name)!.maxAttempts ?? 5,
+      ]);
+    }
+  }
+
+  /** Claims and runs one due job; false when none is due. */
+  private async runOne(): Promise<boolean> {
+    const leases = this.names.map((n) => this.specs.get(n)!.leaseMs ?? 600_000);
+    const [job] = await this.db.query<Claimed>(
+      `UPDATE job j SET state = 'running', attempts = j.attempts + 1, started_at = now(), finished_at = NULL,
+              lease_until = now() + l.ms * interval '1 millisecond', result = ''
+         FROM unnest($1::text[], $2::int[]) AS l(name, ms)
+        WHERE j.name = l.name AND j.id = (
+              SELECT id FROM job
+               WHERE name = ANY($1::text[]) AND run_at <= now()
+                 AND (state = 'queued' OR (state = 'running' AND lease_until < now()))
+               ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING j.id, j.name, j.payload, j.attempts, j.max_attempts`,
+      [this.names, leases],
+    );
+    if (!job) return false;
+    const started = Date.now();
+    let state: 'done' | 'failed' | 'queued';
+    let result: string;
+    try {
+      result = (await this.specs.get(job.name)!.run(job.payload ?? {})).slice(0, 500);
+      state = 'done';
+    } catch (err) {
+      result = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+      state = job.attempts >= job.max_attempts ? 'failed' : 'queued';
+      this.log.error({ err, job: job.name, attempt: job.attempts }, `job ${job.name} failed`);
+    }
+    const ms = Date.now() - started;
+    await this.db.tx(async (q) => {
+      await q.query(
+        `UPDATE job SET state = $2, result = $3, lease_until = NULL,
+                finished_at = CASE WHEN $2 = 'queued' THEN NULL ELSE now() END,
+                run_at = CASE WHEN $2 = 'queued' THEN now() + $4 * interval '1 millisecond' ELSE run_at END
+          WHERE id = $1`,
+        [job.id, state, result, backoffMs(job.attempts)],
+      );
+      await q.query(
+        `UPDATE job_schedule SET last_run_at = now(), last_state = $2, last_result = $3, last_ms = $4 WHERE name = $1`,
+        [job.name, state === 'queued' ? 'retrying' : state, result, ms],
+      );
+    });
+    return true;
+  }
+}
