@@ -22,3 +22,4 @@ export * from './api/menu.js';
 export * from './api/user.js';
 export * from './api/customer.js';
 export * from './api/scheduled.js';
+export * from './api/live.js';

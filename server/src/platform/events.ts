@@ -1,36 +1,8 @@
 import { EventEmitter } from 'node:events';
+import type { DeviceStatusEvent, ExceptionEvent, LiveReading } from '@coldwatch/contract';
 
-/** What ingest tells the rest of the process after a commit: the latest values of a sensor. */
-export interface LiveReading {
-  customerId: number;
-  sensorId: number;
-  devNo: string;
-  carrierId: number | null;
-  ts: number;
-  temp?: number | null;
-  hum?: number | null;
-  volt?: number | null;
-  rssi?: number | null;
-  lqi?: number | null;
-  gas?: number | null;
-  door?: number | null;
-}
-
-export interface ExceptionEvent {
-  customerId: number;
-  exceptionId: number;
-  carrierId: number | null;
-  sensorId: number | null;
-  category: string;
-  ongoing: boolean;
-}
-
-export interface DeviceStatusEvent {
-  customerId: number;
-  kind: 'gateway' | 'sensor';
-  id: number;
-  status: number;
-}
+/** The live events are the stream's (packages/contract/src/api/live.ts): what ingest and the alarm tell the process. */
+export type { DeviceStatusEvent, ExceptionEvent, LiveReading };
 
 /** A gateway event (power_fail, door_open, …) after it is stored. */
 export interface GatewayEventMessage {

@@ -12,7 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-type Params = Record<string, string | number | boolean | undefined | null>;
+export type Params = Record<string, string | number | boolean | undefined | null>;
 
 const TIMEOUT_MS = 10_000; // spec §9 request timeout
 
@@ -30,18 +30,25 @@ function url(path: string, params?: Params) {
   return u.pathname + u.search;
 }
 
-async function request<T>(method: string, path: string, params?: Params, body?: unknown): Promise<T> {
+/** One call: the envelope's result and the server's message (already in the user's language). */
+export function request<T>(method: string, path: string, params?: Params, body?: unknown): Promise<{ result: T; msg: string }> {
+  const json = body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  return exchange<T>(method, path, params, json, TIMEOUT_MS);
+}
+
+/** A multipart upload (one file, field `file`); uploads get 30 s. */
+export function requestUpload<T>(path: string, params: Params | undefined, file: File): Promise<{ result: T; msg: string }> {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  return exchange<T>('POST', path, params, { body }, 30_000);
+}
+
+async function exchange<T>(method: string, path: string, params: Params | undefined, init: RequestInit, timeoutMs: number): Promise<{ result: T; msg: string }> {
   const ctrl = new AbortController();
-  const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
+  const timer = setTimeout(() => ctrl.abort(), timeoutMs);
   let res: Response;
   try {
-    res = await fetch(url(path, params), {
-      method,
-      credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: ctrl.signal,
-    });
+    res = await fetch(url(path, params), { method, credentials: 'same-origin', ...init, signal: ctrl.signal });
   } catch {
     const e = new ApiError(0, navigator.onLine ? 'timeout' : 'offline', 0);
     listeners.forEach((l) => l(e));
@@ -66,12 +73,7 @@ async function request<T>(method: string, path: string, params?: Params, body?: 
     listeners.forEach((l) => l(e));
     throw e;
   }
-  return env.result;
+  return { result: env.result, msg: env.state.msg };
 }
 
-export const api = {
-  get: <T>(path: string, params?: Params) => request<T>('GET', path, params),
-  post: <T>(path: string, body?: unknown, params?: Params) => request<T>('POST', path, params, body ?? {}),
-  put: <T>(path: string, body?: unknown, params?: Params) => request<T>('PUT', path, params, body),
-  del: <T>(path: string, params?: Params) => request<T>('DELETE', path, params),
-};
+

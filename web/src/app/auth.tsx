@@ -1,52 +1,21 @@
 import { useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { authApi, mineApi, type MenuNode, type PublicUser, type Result } from '@coldwatch/contract';
+import { call } from '../api/call';
 import { session, SESSION_KEYS } from './session';
 
 /** The user as the page-info call returns it (`userRsp`). */
-export interface UserRsp {
-  id: number;
-  account: string;
-  name: string;
-  customerId: number;
-  customerName: string;
-  customerCode?: string;
-  timeZone: string;
-  userType: number;
-  isAdmin: boolean;
-  guideOn: boolean;
-  locale: string | null;
-  mobile?: string | null;
-  email?: string | null;
-  gender?: number | null;
-  avatar?: string | null;
-}
+export type UserRsp = PublicUser;
 
 /** One entry of the caller's menu (computed by the server per roles, levels and visibility). */
-export interface MenuNode {
-  id: number;
-  code: string;
-  /** Stored name: a catalogue key or the code; the web shows `menu:<code>` first. */
-  name: string;
-  url: string;
-  icon?: string;
-  hidden?: boolean;
-  children?: MenuNode[];
-}
+export type { MenuNode };
 
 /** Result of GET /service/mine/pageInfo (spec §4). */
-export interface PageInfo {
-  funcs: string[];
-  auths: Record<string, boolean>;
-  userRsp: UserRsp;
-  userType: number;
-  isRoot?: boolean;
-  menu?: MenuNode[];
-}
+export type PageInfo = Result<typeof mineApi.pageInfo>;
 
 export const PAGE_INFO_KEY = ['pageInfo'] as const;
 
-export const fetchPageInfo = () => api.get<PageInfo>('/service/mine/pageInfo');
+export const fetchPageInfo = () => call(mineApi.pageInfo);
 
 /** True only if every code is held (spec §6: an action is allowed only if all required keys are true). */
 export function holdsAll(auths: Record<string, boolean> | undefined, codes: readonly string[]): boolean {
@@ -61,7 +30,7 @@ export const storePageInfo = (info: PageInfo) => session.set(SESSION_KEYS.pageIn
 /** Ends the session on the server and in the browser. Throws the server's failure (spec §8: 'exit failed'). */
 export async function logout(qc: QueryClient) {
   try {
-    await api.get('/service/user/logout');
+    await call(authApi.logout);
   } finally {
     session.clear();
     qc.clear();

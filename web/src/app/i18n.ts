@@ -3,7 +3,8 @@ import { initReactI18next } from 'react-i18next';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/en';
-import { api } from '../api/client';
+import { mineApi } from '@coldwatch/contract';
+import { call } from '../api/call';
 import { chooseLanguage, DEFAULT_LANG, LANG_COOKIE, normalizeLang, readCookie, type Lang } from './lang';
 import { session, SESSION_KEYS } from './session';
 
@@ -79,7 +80,7 @@ export function applyStoredLanguage(stored: string | null | undefined) {
 export async function switchLanguage(lang: Lang, loggedIn: boolean) {
   if (loggedIn) {
     try {
-      await api.put('/service/mine/locale', undefined, { lang });
+      await call(mineApi.locale, { query: { lang } });
     } catch {
       /* still switch locally: the cookie decides the next load */
     }

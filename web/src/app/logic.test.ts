@@ -4,7 +4,7 @@ import { ApiError } from '../api/client';
 import { holdsAll } from './auth';
 import { errorMessage, reactionFor } from './errors';
 import { loginPath, safeRedirect } from './reactions';
-import { redirectTarget } from '../features/system/RedirectPage';
+import { redirectTarget } from '../features/sys/RedirectPage';
 
 const t = ((k: string) => k) as unknown as TFunction;
 

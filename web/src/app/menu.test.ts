@@ -3,7 +3,7 @@ import { contractMenu, findEntry, menuCodes, pruneTree, sideMenuModel, userMenuK
 import { canOpen, IMPLEMENTED, PAGES, pageByPath } from './pages';
 import type { MenuNode } from './auth';
 
-const node = (id: number, code: string, url: string, children?: MenuNode[], hidden = false): MenuNode => ({ id, code, name: code, url, hidden, children });
+const node = (id: number, code: string, url: string, children?: MenuNode[], hidden = false): MenuNode => ({ id, code, name: code, url, icon: '', hidden, children: children ?? [] });
 
 const serverMenu: MenuNode[] = [
   node(1, 'home', '/home', undefined, true),

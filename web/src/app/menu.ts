@@ -72,7 +72,7 @@ export function contractMenu(ctx: { can: (...c: string[]) => boolean; userType: 
       if (!visible(e)) return [];
       const children = e.children ? walk(e.children) : undefined;
       if (e.children && !children?.length) return [];
-      return [{ id: ++id, code: e.code, name: e.code, url: e.url, icon: e.icon, hidden: e.hidden, children }];
+      return [{ id: ++id, code: e.code, name: e.code, url: e.url, icon: e.icon ?? '', hidden: !!e.hidden, children: children ?? [] }];
     });
   return walk(MENU);
 }

@@ -21,25 +21,7 @@ export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/**
- * Pages of other sections, looked up by file so a page that is not written yet shows the
- * "not available" page instead of breaking the build.
- */
-const sectionPages = import.meta.glob<{ default: ComponentType }>([
-  '../features/databoard/DeviceMonitorPage.tsx',
-  '../features/history/HistoryDataPage.tsx',
-  '../features/abnormal/ExceptionListPage.tsx',
-  '../features/sys/CustomerPage.tsx',
-  '../features/sys/ResourcePage.tsx',
-  '../features/sys/ParamPage.tsx',
-  '../features/account/UserInfoPage.tsx',
-  '../features/account/UserLimitsPage.tsx',
-]);
-
-const unavailable: Loader = () => import('../features/system/UnavailablePage');
-
-const page = (loader: Loader | undefined): LazyExoticComponent<ComponentType> =>
-  lazy(() => withTimeout((loader ?? unavailable)(), CHUNK_TIMEOUT_MS));
+const page = (loader: Loader): LazyExoticComponent<ComponentType> => lazy(() => withTimeout(loader(), CHUNK_TIMEOUT_MS));
 
 /**
  * A page inside the shell: its route, tab title, the menu entry (code of pageInfo.menu) that
@@ -65,19 +47,19 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.deviceMonitor',
     menuCode: 'deviceMonitor',
     funcs: ['viewMonitorPointRealTime'],
-    Component: page(sectionPages['../features/databoard/DeviceMonitorPage.tsx']),
+    Component: page(() => import('../features/databoard/DeviceMonitorPage')),
   },
   {
     path: '/abnormal/dataex',
     titleKey: 'shell:page.exceptionRecords',
     menuCode: 'ex',
     funcs: ['viewEx'],
-    Component: page(sectionPages['../features/abnormal/ExceptionListPage.tsx']),
+    Component: page(() => import('../features/abnormal/ExceptionListPage')),
   },
   {
     path: '/historyData',
     titleKey: 'shell:page.historyData',
-    Component: page(sectionPages['../features/history/HistoryDataPage.tsx']),
+    Component: page(() => import('../features/history/HistoryDataPage')),
   },
   { path: '/noti/sysLog', titleKey: 'shell:page.sysLog', menuCode: 'sysLog', funcs: ['viewSysLog'], Component: page(() => import('../features/log/SysLogPage')) },
   {
@@ -85,35 +67,42 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.user',
     menuCode: 'user',
     funcs: ['viewUser'],
-    Component: page(sectionPages['../features/account/UserInfoPage.tsx']),
+    Component: page(() => import('../features/account/UserInfoPage')),
   },
   {
     path: '/user/userLimits',
     titleKey: 'shell:page.role',
     menuCode: 'role',
     funcs: ['viewRole'],
-    Component: page(sectionPages['../features/account/UserLimitsPage.tsx']),
+    Component: page(() => import('../features/account/UserLimitsPage')),
   },
   {
     path: '/sys/customer',
     titleKey: 'shell:page.customer',
     menuCode: 'customer',
     funcs: ['viewCustomer'],
-    Component: page(sectionPages['../features/sys/CustomerPage.tsx']),
+    Component: page(() => import('../features/sys/CustomerPage')),
+  },
+  {
+    path: '/sys/scheduled',
+    titleKey: 'shell:page.scheduled',
+    menuCode: 'scheduled',
+    funcs: ['viewParam'],
+    Component: page(() => import('../features/sys/ScheduledPage')),
   },
   {
     path: '/sys/paramsetup',
     titleKey: 'param:title',
     menuCode: 'param',
     funcs: ['viewParam'],
-    Component: page(sectionPages['../features/sys/ParamPage.tsx']),
+    Component: page(() => import('../features/sys/ParamPage')),
   },
   {
     path: '/sys/resource',
     titleKey: 'shell:page.resource',
     menuCode: 'resource',
     rootOnly: true,
-    Component: page(sectionPages['../features/sys/ResourcePage.tsx']),
+    Component: page(() => import('../features/sys/ResourcePage')),
   },
   { path: '/personal/material', titleKey: 'shell:page.material', Component: page(() => import('../features/personal/MaterialPage')) },
 ];
@@ -128,6 +117,8 @@ export const SECTION_REDIRECTS: Record<string, string> = {
   '/material': '/personal/material',
   '/user': '/user/userinfo',
   '/noti': '/noti/sysLog',
+  // Spec §2: the /sys section's declared default.
+  '/sys': '/sys/scheduled',
 };
 
 export const pageByPath = (pathname: string) => PAGES.find((p) => p.path === pathname);

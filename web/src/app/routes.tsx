@@ -9,8 +9,8 @@ import { canOpen, PAGES, SECTION_REDIRECTS, type PageDef } from './pages';
 import { ShellLayout } from './shell/ShellLayout';
 import LoginPage from '../features/login/LoginPage';
 
-const NotFoundPage = lazy(() => import('../features/system/NotFoundPage'));
-const RedirectPage = lazy(() => import('../features/system/RedirectPage'));
+const NotFoundPage = lazy(() => import('../features/sys/NotFoundPage'));
+const RedirectPage = lazy(() => import('../features/sys/RedirectPage'));
 const RegisterPage = lazy(() => import('../features/login/RegisterPage'));
 
 /**

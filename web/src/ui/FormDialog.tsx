@@ -1,7 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { App, Modal, type FormInstance, type ModalProps } from 'antd';
 import type { TFunction } from 'i18next';
-import { errorMessage } from '../app/errors';
+import { errorMessage, ERROR_TOAST_SECONDS } from '../app/errors';
 
 /** A field error for `form.setFields` (see `fieldErrors` / `serverFieldErrors` of features/sys/formRules). */
 export interface FieldError {
@@ -17,7 +18,17 @@ export interface FieldError {
  */
 export function useDialogSubmit<V>(form: FormInstance<V>, t: TFunction, mapErrors: (e: unknown) => FieldError[]) {
   const { message } = App.useApp();
-  const [saving, setSaving] = useState(false);
+  // The save is a TanStack mutation like every other change (api/hooks.ts useAction): its busy state is the dialog's.
+  const m = useMutation({
+    mutationFn: (run: () => Promise<void>) => run(),
+    onError: (e) => {
+      const all = mapErrors(e);
+      if (all.length) {
+        form.setFields(all as Parameters<typeof form.setFields>[0]);
+        form.scrollToField(all[0].name as never, { block: 'center' });
+      } else void message.error({ content: errorMessage(e, t), duration: ERROR_TOAST_SECONDS });
+    },
+  });
 
   const submit = async (save: (v: V) => Promise<void>) => {
     let v: V;
@@ -26,21 +37,10 @@ export function useDialogSubmit<V>(form: FormInstance<V>, t: TFunction, mapError
     } catch {
       return;
     }
-    setSaving(true);
-    try {
-      await save(v);
-    } catch (e) {
-      const all = mapErrors(e);
-      if (all.length) {
-        form.setFields(all as any);
-        form.scrollToField(all[0].name as any, { block: 'center' });
-      } else void message.error({ content: errorMessage(e, t), duration: 1 });
-    } finally {
-      setSaving(false);
-    }
+    await m.mutateAsync(() => save(v)).catch(() => undefined);
   };
 
-  return { saving, submit };
+  return { saving: m.isPending, submit };
 }
 
 /** A tall form scrolls inside the dialog body. */

@@ -1,40 +1,25 @@
 import { useMemo, useState, type CSSProperties, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Empty, Input, Spin, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, BankOutlined, ClusterOutlined, ContainerOutlined, EnvironmentOutlined, PictureOutlined } from '@ant-design/icons';
-import { api } from '../api/client';
+import { sceneApi, type TreeNode } from '@coldwatch/contract';
+import { useCall } from '../api/hooks';
 import { useAuth } from '../app/auth';
 import { errorMessage } from '../app/errors';
 
-/** A node of the organisation (scene) tree, as GET /service/share/tree answers it. */
-export interface SceneNode {
-  code: string;
-  scene_id?: number | null;
-  scope_id?: number | null;
-  label: string;
-  children?: SceneNode[];
-  /** 'all' | 'customer' | 'scene' | 'carrier' (the server's); numeric scene types 0–2 are also accepted. */
-  nodeType?: string | number;
-  /** 0 organisation, 1 floor plan, 2 map, 3 menu. */
-  funcType?: number | null;
-  /** Set on carrier leaves (tree requested with carriers). */
-  carrierId?: number;
-  carrierType?: number;
-  lng?: number | null;
-  lat?: number | null;
-}
+/** A node of the organisation (scene) tree, as the contract's sceneApi.tree answers it. */
+export type SceneNode = TreeNode;
 
 /** Code of the root that stands for "everything the user may see". */
 export const ALL_NODE = 'all_node';
 export const SCENE_TREE_KEY = ['sceneTree'] as const;
 
 /** Wraps the server's answer under one root `all_node` (spec §4: root 'all_node' labelled 'All'). */
-export function withRoot(result: SceneNode | SceneNode[] | null | undefined, allLabel: string): SceneNode {
-  const list = Array.isArray(result) ? result : result ? [result] : [];
-  if (list.length === 1 && list[0].code === ALL_NODE) return { ...list[0], label: allLabel };
-  return { code: ALL_NODE, label: allLabel, children: list };
+export function withRoot(list: SceneNode[] | undefined, allLabel: string): SceneNode {
+  const nodes = list ?? [];
+  if (nodes.length === 1 && nodes[0].code === ALL_NODE) return { ...nodes[0], label: allLabel };
+  return { code: ALL_NODE, label: allLabel, nodeType: 'all', scene_id: null, scope_id: null, funcType: null, lng: null, lat: null, children: nodes };
 }
 
 /**
@@ -45,12 +30,7 @@ export function useSceneTree(opts: { withCarrier?: boolean } = {}) {
   const { userType, loggedIn } = useAuth();
   const all = userType === 2 || userType === 3;
   const withCarrier = !!opts.withCarrier;
-  return useQuery({
-    queryKey: [...SCENE_TREE_KEY, all, withCarrier],
-    queryFn: () => api.get<SceneNode | SceneNode[]>('/service/share/tree', { all: all || undefined, withCarrier: withCarrier || undefined }),
-    enabled: loggedIn,
-    staleTime: 5 * 60_000,
-  });
+  return useCall(sceneApi.tree, { query: { all: all ? 'true' : undefined, withCarrier: withCarrier ? 'true' : undefined } }, { enabled: loggedIn, staleTime: 5 * 60_000 });
 }
 
 /** Finds a node by code. */
@@ -66,10 +46,10 @@ export function findNode(root: SceneNode | undefined, code: string): SceneNode |
 
 const icon = (n: SceneNode): ReactNode => {
   if (n.code === ALL_NODE || n.nodeType === 'all') return <ClusterOutlined />;
-  if (n.nodeType === 'customer' || n.nodeType === 0) return <BankOutlined />;
+  if (n.nodeType === 'customer') return <BankOutlined />;
   if (n.nodeType === 'carrier' || n.carrierId) return <ContainerOutlined />;
   if (n.funcType === 1) return <PictureOutlined />;
-  if (n.funcType === 2 || n.nodeType === 2) return <EnvironmentOutlined />;
+  if (n.funcType === 2) return <EnvironmentOutlined />;
   return <ApartmentOutlined />;
 };
 

@@ -3,7 +3,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Result, Table, type TableProps } from 'antd';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@coldwatch/contract';
-import { api } from '../api/client';
+import type { z } from 'zod';
+import type { Result as Answer, RouteDef } from '@coldwatch/contract';
+import { call, keyOf } from '../api/call';
 import { errorMessage } from '../app/errors';
 
 type QueryValue = string | number | boolean | undefined | null;
@@ -14,11 +16,18 @@ export interface PageParams {
   iDisplayLength: number;
 }
 
-/** What the server's `/page` calls answer (extra fields are ignored). */
+/** What the server's `/page` calls answer. */
 export interface PagedResult<T> {
   total: number;
   rows: T[];
 }
+
+/** A `/page` operation of the contract. */
+export type PagedRoute = RouteDef & { result: z.ZodType<PagedResult<unknown>> };
+/** The filters of a `/page` operation: its query without the paging. */
+export type FiltersOf<D extends RouteDef> = D['query'] extends z.ZodType ? Partial<Omit<z.input<D['query']>, 'iDisplayStart' | 'iDisplayLength'>> : never;
+/** The row type of a `/page` operation. */
+export type RowOf<D extends PagedRoute> = Answer<D>['rows'][number];
 
 export interface PagedTableRef {
   /** Fetches the current page again. */
@@ -27,36 +36,30 @@ export interface PagedTableRef {
   reset(): void;
 }
 
-export interface PagedTableProps<T> extends Omit<TableProps<T>, 'dataSource' | 'pagination' | 'loading'> {
-  /** Fetches one page: gets the filters of `params` plus iDisplayStart/iDisplayLength. */
-  request?: (p: PageParams & Record<string, QueryValue>) => Promise<PagedResult<T>>;
-  /** Shortcut for `request`: GET this path with the filters and paging as query parameters. */
-  url?: string;
-  /** Filters; when they change the table goes back to page 1. */
-  params?: Record<string, QueryValue>;
-  /** Cache key prefix (default: [url] or ['paged']); give one when using `request`. */
-  queryKey?: readonly unknown[];
+export interface PagedTableProps<D extends PagedRoute> extends Omit<TableProps<RowOf<D>>, 'dataSource' | 'pagination' | 'loading'> {
+  /** The `/page` operation; its filters and paging go as query parameters. */
+  route: D;
+  /** Filters (the operation's query, named as the contract names them); when they change the table goes back to page 1. */
+  params?: FiltersOf<D>;
   /** Default 15 (spec §9); sizes offered 15/20/50/100. */
   defaultPageSize?: number;
   /** Refetch every n ms (live lists). */
   refetchInterval?: number;
   /** Called with each answer. */
-  onLoaded?: (res: PagedResult<T>) => void;
+  onLoaded?: (res: Answer<D>) => void;
   ref?: Ref<PagedTableRef>;
 }
 
 /** antd Table fed by a paged request (spec §2 'paged table'; §9 page sizes). */
-export function PagedTable<T extends object>({
-  request,
-  url,
+export function PagedTable<D extends PagedRoute>({
+  route,
   params,
-  queryKey,
   defaultPageSize = DEFAULT_PAGE_SIZE,
   refetchInterval,
   onLoaded,
   ref,
   ...table
-}: PagedTableProps<T>) {
+}: PagedTableProps<D>) {
   const { t } = useTranslation();
   const pk = JSON.stringify(params ?? {});
   const [pg, setPg] = useState({ pk, current: 1, size: defaultPageSize });
@@ -64,10 +67,12 @@ export function PagedTable<T extends object>({
   const size = pg.size;
 
   const q = useQuery({
-    queryKey: [...(queryKey ?? [url ?? 'paged']), pk, current, size],
+    queryKey: keyOf(route, { pk, current, size }),
     queryFn: async () => {
-      const p = { ...(params ?? {}), iDisplayStart: (current - 1) * size, iDisplayLength: size };
-      const res = request ? await request(p) : await api.get<PagedResult<T>>(url!, p);
+      // Empty filters are left out: the contract's filters are optional, not empty strings.
+      const filters = Object.fromEntries(Object.entries((params ?? {}) as Record<string, QueryValue>).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+      const query = { ...filters, iDisplayStart: (current - 1) * size, iDisplayLength: size };
+      const res = (await call(route as RouteDef, { query } as never)) as Answer<D>;
       onLoaded?.(res);
       return res;
     },
@@ -85,7 +90,7 @@ export function PagedTable<T extends object>({
 
   const total = q.data?.total ?? 0;
   return (
-    <Table<T>
+    <Table<RowOf<D>>
       {...table}
       dataSource={q.data?.rows ?? []}
       loading={q.isFetching && !refetchInterval}

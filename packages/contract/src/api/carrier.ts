@@ -81,7 +81,13 @@ export const carrierApi = {
     tag,
     summary: 'Carriers of the caller\'s scope, paged; a scene filter covers its subtree',
     query: pageQuery(
-      { type: carrierType.optional(), sceneId: id.optional(), name: z.string().trim().max(50).optional(), status: z.coerce.number().int().min(1).max(5).optional() },
+      {
+        customerId: id.optional(),
+        type: carrierType.optional(),
+        sceneId: id.optional(),
+        name: z.string().trim().max(50).optional(),
+        status: z.coerce.number().int().min(1).max(5).optional(),
+      },
       ['name', 'type', 'status', 'createdAt'],
     ),
     result: pageOf(carrierRow),
@@ -114,7 +120,7 @@ export const dmApi = {
     path: '/service/dm/monitorList',
     tag: 'dm',
     summary: 'Every carrier of a scene with its live sensors, for the device monitor board',
-    query: z.object({ sceneId: id.optional(), type: carrierType.optional(), name: z.string().trim().max(50).optional() }),
+    query: z.object({ customerId: id.optional(), sceneId: id.optional(), type: carrierType.optional(), name: z.string().trim().max(50).optional() }),
     result: z.array(monitorCarrier),
   }),
 };

@@ -38,6 +38,8 @@ export function carrierSelect(k: Kysely<DB>) {
 }
 
 export interface CarrierFilter extends PageInput {
+  /** A platform user's (or proxy's) customer node; outside the caller's scope it finds nothing. */
+  customerId?: number;
   type?: number;
   sceneId?: number;
   name?: string;
@@ -49,6 +51,7 @@ export async function carrierFilter(k: Kysely<DB>, scope: Scope, f: Omit<Carrier
   const sub = f.sceneId ? await subtreeIds(k, f.sceneId) : undefined;
   return (eb: ExpressionBuilder<From, 'c'>) => {
     const and = [limitOf(eb, scope, 'carrier', 'c')];
+    if (f.customerId) and.push(eb('c.customer_id', '=', f.customerId));
     if (f.type) and.push(eb('c.type', '=', f.type));
     if (f.status) and.push(eb('c.status', '=', f.status));
     if (sub) and.push(sub.length ? eb('c.scene_id', 'in', sub) : eb.val(false));

@@ -65,7 +65,7 @@ export async function carrierWithDevices(q: Queryable, scope: Scope, id: number)
   return { carrier: { ...carrier, state: carrierState(carrier, sensors, Number(n)) }, zone, sensors, gateways, openExceptions: Number(n) };
 }
 
-export async function monitorList(q: Queryable, scope: Scope, f: { sceneId?: number; type?: number; name?: string }): Promise<MonitorCarrier[]> {
+export async function monitorList(q: Queryable, scope: Scope, f: { customerId?: number; sceneId?: number; type?: number; name?: string }): Promise<MonitorCarrier[]> {
   const k = scoped(q, scope);
   const carriers = await carrierSelect(k)
     .select((eb) =>

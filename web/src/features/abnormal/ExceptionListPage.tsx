@@ -9,14 +9,12 @@ import { Badge, Button, Descriptions, Popover, Space, Tag, Typography } from 'an
 import type { ColumnsType } from 'antd/es/table';
 import { HistoryOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { EXCEPTION_CATEGORIES, EXCEPTION_STATUS } from '@coldwatch/contract';
+import { EXCEPTION_CATEGORIES, EXCEPTION_STATUS, exceptionApi, type ExceptionCategory, type ExceptionRow } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
-import { PageCard, PagedTable, SearchBar, type PagedResult, type PagedTableRef, type SearchField } from '../../ui';
-import { api } from '../../api/client';
-import { formatInZone, num, RANGE_COLORS, toMs } from '../databoard/monitorState';
+import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
+import { formatInZone, RANGE_COLORS } from '../../lib/format';
 import { HandleDialog } from './HandleDialog';
 import { categoryUnit, exceptionSeconds, formatDuration, historyWindow, isDataCategory, type DurationUnit } from './exceptionFormat';
-import type { ExceptionRow } from './types';
 
 const STATUS_BADGE: Record<number, 'error' | 'success' | 'default'> = {
   [EXCEPTION_STATUS.pending]: 'error',
@@ -34,28 +32,6 @@ const CATEGORY_COLOR: Record<string, string> = {
   gateway_blackout: 'red',
 };
 
-/** Server rows may carry numeric strings and ISO times. */
-function normaliseRow(r: any): ExceptionRow {
-  return {
-    ...r,
-    id: Number(r.id),
-    status: Number(r.status),
-    ongoing: !!r.ongoing,
-    startTs: toMs(r.startTs) ?? 0,
-    endTs: toMs(r.endTs),
-    durationS: num(r.durationS),
-    firstValue: num(r.firstValue),
-    peakValue: num(r.peakValue),
-    limitMin: num(r.limitMin),
-    limitMax: num(r.limitMax),
-  };
-}
-
-const fetchPage = async (p: Record<string, string | number | boolean | undefined | null>): Promise<PagedResult<ExceptionRow>> => {
-  const r = await api.get<PagedResult<unknown>>('/service/exception/page', p);
-  return { ...r, rows: (r.rows ?? []).map(normaliseRow) };
-};
-
 const v2 = (v: number | null) => (v === null ? '--' : String(Number(v.toFixed(2))));
 
 export default function ExceptionListPage() {
@@ -66,7 +42,7 @@ export default function ExceptionListPage() {
   const [search] = useSearchParams();
   const carrierId = search.get('carrierId') ?? undefined;
 
-  const [filters, setFilters] = useState<{ status?: number; category?: string; devNo?: string; start?: number; end?: number }>({});
+  const [filters, setFilters] = useState<FiltersOf<typeof exceptionApi.page>>({});
   const [handling, setHandling] = useState<ExceptionRow | null>(null);
   const table = useRef<PagedTableRef>(null);
 
@@ -201,14 +177,13 @@ export default function ExceptionListPage() {
         fields={fields}
         onSearch={(v) => {
           const r = v.range as [number, number] | undefined;
-          setFilters({ status: v.status as number | undefined, category: v.category as string | undefined, devNo: v.devNo as string | undefined, start: r?.[0], end: r?.[1] });
+          setFilters({ status: v.status as number | undefined, category: v.category as ExceptionCategory | undefined, devNo: v.devNo as string | undefined, startTime: r?.[0], endTime: r?.[1] });
         }}
         extra={<Button icon={<ReloadOutlined />} onClick={() => table.current?.reload()} aria-label={t('filter.query')} />}
       />
-      <PagedTable<ExceptionRow>
+      <PagedTable
         ref={table}
-        queryKey={['exception', 'page']}
-        request={fetchPage}
+        route={exceptionApi.page}
         params={params}
         size="middle"
         rowKey="id"

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Form, Input, Modal } from 'antd';
+import { Alert, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError } from '../../api/client';
+import { exceptionApi, type ExceptionRow } from '@coldwatch/contract';
+import { ApiError } from '../../api/client';
+import { useAction } from '../../api/hooks';
 import { errorMessage } from '../../app/errors';
-import type { ExceptionRow } from './types';
 
 interface Props {
   row: ExceptionRow | null;
@@ -14,10 +15,23 @@ interface Props {
 /** Handle an exception: its reason and the measures taken → PUT /service/exception/handle. */
 export function HandleDialog({ row, onClose, onDone }: Props) {
   const { t } = useTranslation('abnormal');
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ reason: string; measures: string }>();
-  const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const handle = useAction(exceptionApi.handle, {
+    success: t('handle.done'),
+    invalidates: [exceptionApi.page, exceptionApi.latest, exceptionApi.stats],
+    onDone: () => {
+      onDone();
+      onClose();
+    },
+    onFailed: (e) => {
+      if (e instanceof ApiError && e.details) {
+        form.setFields(Object.entries(e.details).map(([name, msg]) => ({ name: name as 'reason' | 'measures', errors: [msg] })));
+      }
+      setError(errorMessage(e, t));
+      return true;
+    },
+  });
 
   useEffect(() => {
     if (row) {
@@ -34,21 +48,8 @@ export function HandleDialog({ row, onClose, onDone }: Props) {
     } catch {
       return; // the form shows what is missing
     }
-    setSaving(true);
     setError(null);
-    try {
-      await api.put('/service/exception/handle', { id: row.id, reason: v.reason.trim(), measures: v.measures.trim() });
-      void message.success(t('handle.done'));
-      onDone();
-      onClose();
-    } catch (e) {
-      if (e instanceof ApiError && e.details) {
-        form.setFields(Object.entries(e.details).map(([name, msg]) => ({ name: name as 'reason' | 'measures', errors: [msg] })));
-      }
-      setError(errorMessage(e, t));
-    } finally {
-      setSaving(false);
-    }
+    await handle.run({ body: { id: row.id, reason: v.reason.trim(), measures: v.measures.trim() } });
   };
 
   return (
@@ -59,7 +60,7 @@ export function HandleDialog({ row, onClose, onDone }: Props) {
       style={{ top: '8vh' }}
       okText={t('handle.ok')}
       cancelText={t('handle.cancel')}
-      confirmLoading={saving}
+      confirmLoading={handle.busy}
       onOk={() => void submit()}
       onCancel={onClose}
       destroyOnHidden

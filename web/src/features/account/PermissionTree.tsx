@@ -1,19 +1,15 @@
 import { useMemo, useState } from 'react';
 import { Button, Empty, Space, Spin, Tree, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { roleApi } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
 import { errorMessage } from '../../app/errors';
-import { allKeys, buildPermTree, fromCheckedKeys, funcVerb, normalisePermNode, type PermNode, type PermTreeNode } from './permissionTree';
+import { allKeys, buildPermTree, fromCheckedKeys, funcVerb, type PermNode, type PermTreeNode } from './permissionTree';
 import { useMenuTitle } from './shared';
 
 /** GET /service/role/permissionTree: the entries and function codes the caller may delegate. */
 export function usePermissionTree() {
-  return useQuery({
-    queryKey: ['role', 'permissionTree'],
-    staleTime: 60_000,
-    queryFn: async () => ((await api.get<unknown[]>('/service/role/permissionTree')) ?? []).map(normalisePermNode),
-  });
+  return useCall(roleApi.permissionTree, undefined, { staleTime: 60_000 });
 }
 
 /** Titles of the tree: entries from the menu catalogue, functions as their verb (with their object under "other"). */

@@ -1,15 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { App, Col, Form, Input, Radio, Row, Select, Switch, Tag, TreeSelect } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { roleApi, type RoleType } from '@coldwatch/contract';
+import { call } from '../../api/call';
+import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { ROLE_CODE_FIELDS, rules, serverFieldErrors } from '../sys/formRules';
 import { PermissionTree, usePermissionTree, usePermTreeData } from './PermissionTree';
 import { fromCheckedKeys, toCheckedKeys } from './permissionTree';
-import { normaliseRole, type RoleRow } from './roleTypes';
+import type { RoleDetail, RoleRow } from './roleTypes';
 import { useCustomerOptions, useCustomerScenes } from './shared';
 
 interface Props {
@@ -21,9 +22,9 @@ interface Props {
 interface Values {
   customerId?: number;
   name: string;
-  type: string;
+  type: RoleType;
   level: number;
-  status: number;
+  status: 0 | 1;
   delegable: boolean;
   proxyCustomerIds: number[];
   description?: string;
@@ -43,7 +44,7 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
   const { user, userType } = useAuth();
   const [form] = Form.useForm<Values>();
   const { saving, submit: save } = useDialogSubmit(form, t, (e) => serverFieldErrors(e, FIELDS, ROLE_CODE_FIELDS).map(toPerms));
-  const [detail, setDetail] = useState<RoleRow | null>(null);
+  const [detail, setDetail] = useState<RoleDetail | null>(null);
   const isNew = target === 'new';
   const platform = userType === 2 || userType === 3;
 
@@ -54,11 +55,7 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
   const scenes = useCustomerScenes(customerId);
   const permTree = usePermissionTree();
   const tree = usePermTreeData(permTree.data);
-  const roleType = useQuery({
-    queryKey: ['role', 'roleType', customerId ?? null],
-    enabled: !!target,
-    queryFn: () => api.get<{ types: string[]; levels: number[] }>('/service/share/roleType', { customerId }),
-  });
+  const roleType = useCall(roleApi.roleType, { query: { customerId } }, { enabled: !!target });
 
   useEffect(() => {
     if (!target) return;
@@ -68,9 +65,9 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
       form.setFieldsValue({ customerId: user?.customerId, type: 'normal', status: 1, delegable: false, proxyCustomerIds: [], sceneIds: [], perms: [] });
       return;
     }
-    form.setFieldsValue({ ...target, description: target.description, proxyCustomerIds: [], sceneIds: [], perms: [] });
-    api.get<unknown>('/service/role/detail', { id: target.id }).then(
-      (d) => setDetail(normaliseRole(d)),
+    form.setFieldsValue({ customerId: target.customerId, name: target.name, type: target.type, level: target.level, status: target.status === 0 ? 0 : 1, delegable: target.delegable, description: target.description, proxyCustomerIds: [], sceneIds: [], perms: [] });
+    call(roleApi.detail, { query: { id: target.id } }).then(
+      (d) => setDetail(d),
       (e) => void message.error({ content: errorMessage(e, t), duration: 1 }),
     );
   }, [target, form, user, message, t]);
@@ -79,9 +76,9 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
   useEffect(() => {
     if (!detail) return;
     form.setFieldsValue({
-      proxyCustomerIds: detail.proxyCustomerIds ?? [],
-      sceneIds: detail.sceneIds ?? [],
-      perms: toCheckedKeys(tree, detail.resourceIds ?? [], detail.funcs ?? []),
+      proxyCustomerIds: detail.proxyCustomerIds,
+      sceneIds: detail.sceneIds,
+      perms: toCheckedKeys(tree, detail.resourceIds, detail.funcs),
     });
   }, [detail, tree, form]);
 
@@ -124,10 +121,10 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
         description: (v.description ?? '').trim(),
       };
       if (isNew) {
-        await api.post('/service/role/add', { ...body, type: v.type });
+        await call(roleApi.add, { body: { ...body, type: v.type } });
         void message.success(t('role.msg.added'));
       } else {
-        await api.put('/service/role/update', { ...body, id: (target as RoleRow).id });
+        await call(roleApi.update, { body: { ...body, id: (target as RoleRow).id } });
         void message.success(t('role.msg.updated'));
       }
       onDone();

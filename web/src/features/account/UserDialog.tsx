@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { App, Col, Form, Input, Radio, Row, Select, Tag, TreeSelect, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { userAccount, userEmail, userMobile, userPassword } from '@coldwatch/contract';
-import { api } from '../../api/client';
+import { userAccount, userApi, userEmail, userMobile, userPassword } from '@coldwatch/contract';
+import { call } from '../../api/call';
 import { useAuth } from '../../app/auth';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { USER_CODE_FIELDS, rules, serverFieldErrors, zodRule } from '../sys/formRules';
 import { useCustomerOptions, useCustomerScenes, useRoleOptions } from './shared';
-import { normaliseUser, type UserRow } from './userTypes';
+import type { UserRow } from './userTypes';
 
 interface Props {
   target: UserRow | 'new' | null;
@@ -62,13 +62,24 @@ export function UserDialog({ target, onClose, onDone }: Props) {
       form.setFieldsValue({ customerId: user?.customerId, gender: 1, status: 1, roleIds: [], sceneIds: [] });
       return;
     }
-    const fill = (u: UserRow) => form.setFieldsValue({ ...u, gender: u.gender as 0 | 1, status: u.status as 0 | 1, roleIds: u.roles.map((r) => r.id) });
+    const fill = (u: UserRow) =>
+      form.setFieldsValue({
+        customerId: u.customerId,
+        account: u.account,
+        name: u.name,
+        gender: u.gender === 0 ? 0 : 1,
+        status: u.status === 0 ? 0 : 1,
+        roleIds: u.roles.map((r) => r.id),
+        mobile: u.mobile ?? '',
+        email: u.email ?? '',
+        remarks: u.remarks,
+        sceneIds: u.sceneIds,
+        proxyCustomerId: u.proxyCustomerId,
+      });
     fill(target);
     setDetail(target);
-    api.get<unknown>('/service/user/detail', { id: target.id }).then(
-      (d) => {
-        if (!d) return;
-        const u = normaliseUser(d);
+    call(userApi.detail, { query: { id: target.id } }).then(
+      (u) => {
         setDetail(u);
         fill(u);
       },
@@ -103,11 +114,11 @@ export function UserDialog({ target, onClose, onDone }: Props) {
         customerId: platform ? (v.customerId ?? null) : undefined,
       };
       if (isNew) {
-        const res = await api.post<{ id: number; password?: string }>('/service/user/add', { ...body, password: v.password || undefined });
+        const res = await call(userApi.add, { body: { ...body, password: v.password || undefined } });
         void message.success(t('user.msg.added'));
-        onDone(res?.password ? { account: body.account, password: res.password } : undefined);
+        onDone(res.password ? { account: body.account, password: res.password } : undefined);
       } else {
-        await api.put('/service/user/update', { ...body, id: (target as UserRow).id });
+        await call(userApi.update, { body: { ...body, id: (target as UserRow).id } });
         void message.success(t('user.msg.updated'));
         onDone();
       }

@@ -10,27 +10,23 @@ import type { ColumnsType } from 'antd/es/table';
 import { ManOutlined, PlusOutlined, StarFilled, WomanOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth';
-import { api } from '../../api/client';
-import { PageCard, PagedTable, SearchBar, useApiErrorToast, type PagedResult, type PagedTableRef, type SearchField } from '../../ui';
-import { formatInZone } from '../databoard/monitorState';
+import { userApi } from '@coldwatch/contract';
+import { idList } from '../../api/call';
+import { useAction } from '../../api/hooks';
+import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
+import { formatInZone } from '../../lib/format';
 import { PasswordDialog } from './PasswordDialog';
 import { UserDialog } from './UserDialog';
 import { LEVEL_COLOR } from './roleTypes';
 import { useCustomerOptions } from './shared';
-import { normaliseUser, type UserRow } from './userTypes';
-
-const fetchPage = async (p: Record<string, string | number | boolean | undefined | null>): Promise<PagedResult<UserRow>> => {
-  const r = await api.get<PagedResult<unknown>>('/service/user/page', p);
-  return { ...r, rows: (r.rows ?? []).map(normaliseUser) };
-};
+import type { UserRow } from './userTypes';
 
 export default function UserInfoPage() {
   const { t } = useTranslation('account');
   const { can, user, userType } = useAuth();
-  const { message, modal } = App.useApp();
-  const toastError = useApiErrorToast();
+  const { modal } = App.useApp();
   const table = useRef<PagedTableRef>(null);
-  const [filters, setFilters] = useState<Record<string, string | number | undefined>>({});
+  const [filters, setFilters] = useState<FiltersOf<typeof userApi.page>>({});
   const [editing, setEditing] = useState<UserRow | 'new' | null>(null);
   const [password, setPassword] = useState<{ account: string; password: string; created?: boolean } | null>(null);
   const params = useMemo(() => ({ ...filters }), [filters]);
@@ -38,24 +34,14 @@ export default function UserInfoPage() {
   const customers = useCustomerOptions(platform);
   const canEdit = can('editUser');
 
-  const setStatus = async (r: UserRow, status: 0 | 1) => {
-    try {
-      await api.put('/service/user/status', undefined, { ids: String(r.id), status });
-      void message.success(t(status ? 'user.msg.enabled' : 'user.msg.disabled'));
-      table.current?.reload();
-    } catch (e) {
-      toastError(e);
-    }
-  };
-
-  const reset = async (r: UserRow) => {
-    try {
-      const res = await api.put<{ account: string; password: string }>('/service/user/resetPassword', undefined, { id: r.id });
-      setPassword({ account: res.account ?? r.account, password: res.password });
-    } catch (e) {
-      toastError(e);
-    }
-  };
+  const reload = () => table.current?.reload();
+  const enable = useAction(userApi.status, { success: t('user.msg.enabled'), onDone: reload });
+  const disable = useAction(userApi.status, { success: t('user.msg.disabled'), onDone: reload });
+  const setStatus = (r: UserRow, status: 0 | 1) => (status ? enable : disable).run({ query: { ids: idList([r.id]), status: status ? '1' : '0' } });
+  // The temporary password is shown in its own dialog, not as a toast.
+  const resetPassword = useAction(userApi.resetPassword, { success: false, onDone: (res) => setPassword({ account: res.account, password: res.password }) });
+  const reset = (r: UserRow) => resetPassword.run({ query: { id: r.id } });
+  const del = useAction(userApi.del, { success: t('user.msg.deleted'), onDone: reload });
 
   const remove = (r: UserRow) =>
     modal.confirm({
@@ -64,15 +50,7 @@ export default function UserInfoPage() {
       okText: t('user.confirm.deleteOk'),
       okButtonProps: { danger: true },
       cancelText: t('user.confirm.cancel'),
-      onOk: async () => {
-        try {
-          await api.del('/service/user/del', { ids: String(r.id) });
-          void message.success(t('user.msg.deleted'));
-          table.current?.reload();
-        } catch (e) {
-          toastError(e);
-        }
-      },
+      onOk: () => del.run({ query: { ids: idList([r.id]) } }),
     });
 
   const columns: ColumnsType<UserRow> = [
@@ -199,10 +177,9 @@ export default function UserInfoPage() {
           )
         }
       />
-      <PagedTable<UserRow>
+      <PagedTable
         ref={table}
-        queryKey={['user', 'page']}
-        request={fetchPage}
+        route={userApi.page}
         params={params}
         size="small"
         rowKey="id"

@@ -9,25 +9,28 @@ import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined, StarFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth';
-import { api } from '../../api/client';
-import { PageCard, PagedTable, SearchBar, useApiErrorToast, type PagedResult, type PagedTableRef, type SearchField } from '../../ui';
-import { formatInZone } from '../databoard/monitorState';
+import { roleApi, type RoleType } from '@coldwatch/contract';
+import { idList } from '../../api/call';
+import { useAction } from '../../api/hooks';
+import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
+import { formatInZone } from '../../lib/format';
 import { RoleDialog } from './RoleDialog';
-import { LEVEL_COLOR, normaliseRole, type RoleRow } from './roleTypes';
+import { LEVEL_COLOR, type RoleRow } from './roleTypes';
 import { useCustomerOptions } from './shared';
-
-const fetchPage = async (p: Record<string, string | number | boolean | undefined | null>): Promise<PagedResult<RoleRow>> => {
-  const r = await api.get<PagedResult<unknown>>('/service/role/page', p);
-  return { ...r, rows: (r.rows ?? []).map(normaliseRole) };
-};
 
 export default function UserLimitsPage() {
   const { t } = useTranslation('account');
   const { can, user, userType } = useAuth();
   const { message, modal } = App.useApp();
-  const toastError = useApiErrorToast();
   const table = useRef<PagedTableRef>(null);
-  const [filters, setFilters] = useState<Record<string, string | number | undefined>>({});
+  const [filters, setFilters] = useState<FiltersOf<typeof roleApi.page>>({});
+  const del = useAction(roleApi.del, {
+    success: false,
+    onDone: (res) => {
+      void message.success(res.users ? t('role.msg.deletedUsers', { count: res.users }) : t('role.msg.deleted'));
+      table.current?.reload();
+    },
+  });
   const [editing, setEditing] = useState<RoleRow | 'new' | null>(null);
   const params = useMemo(() => ({ ...filters }), [filters]);
   const platform = userType === 2 || userType === 3;
@@ -50,15 +53,7 @@ export default function UserLimitsPage() {
       okButtonProps: { danger: true },
       cancelText: t('role.confirm.cancel'),
       width: 460,
-      onOk: async () => {
-        try {
-          const res = await api.del<{ roles: number; users: number }>('/service/role/del', { ids: String(r.id), confirm: true });
-          void message.success(res?.users ? t('role.msg.deletedUsers', { count: res.users }) : t('role.msg.deleted'));
-          table.current?.reload();
-        } catch (e) {
-          toastError(e);
-        }
-      },
+      onOk: () => del.run({ query: { ids: idList([r.id]), confirm: 'true' } }),
     });
 
   const columns: ColumnsType<RoleRow> = [
@@ -122,7 +117,7 @@ export default function UserLimitsPage() {
     <PageCard>
       <SearchBar
         fields={fields}
-        onSearch={(v) => setFilters({ name: v.name as string, status: v.status as number, type: v.type as string, customerId: v.customerId as number })}
+        onSearch={(v) => setFilters({ name: v.name as string, status: v.status as number, type: v.type as RoleType | undefined, customerId: v.customerId as number })}
         extra={
           can('newRole') && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
@@ -131,10 +126,9 @@ export default function UserLimitsPage() {
           )
         }
       />
-      <PagedTable<RoleRow>
+      <PagedTable
         ref={table}
-        queryKey={['role', 'page']}
-        request={fetchPage}
+        route={roleApi.page}
         params={params}
         size="small"
         rowKey="id"

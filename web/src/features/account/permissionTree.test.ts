@@ -1,29 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { allKeys, buildPermTree, fromCheckedKeys, funcKey, funcVerb, menuKey, normalisePermNode, toCheckedKeys } from './permissionTree';
+import { allKeys, buildPermTree, fromCheckedKeys, funcKey, funcVerb, menuKey, toCheckedKeys, type PermNode } from './permissionTree';
 
-const raw = [
-  {
-    id: 1,
-    code: 'databoard',
-    name: 'Data board',
-    children: [
-      { id: 2, code: 'deviceMonitor', name: 'Monitor', funcs: ['viewCarrier', 'newCarrier', 'editCarrier', 'removeCarrier'] },
-      { id: 3, code: 'fridge', name: 'Fridge', funcObject: 'Carrier' },
-    ],
-  },
-  { id: 4, code: 'onlineHelp', name: 'Help' },
-  { id: 5, code: 'user', name: 'Users', funcs: [{ code: 'viewUser' }, { code: 'newUser' }] },
+const node = (id: number, code: string, name: string, funcs: string[] = [], children: PermNode[] = []): PermNode => ({ id, code, name, funcs, children });
+const nodes: PermNode[] = [
+  node(1, 'databoard', 'Data board', [], [
+    node(2, 'deviceMonitor', 'Monitor', ['viewCarrier', 'newCarrier', 'editCarrier', 'removeCarrier']),
+    node(3, 'fridge', 'Fridge', ['viewCarrier', 'newCarrier', 'editCarrier', 'removeCarrier']),
+  ]),
+  node(4, 'onlineHelp', 'Help'),
+  node(5, 'user', 'Users', ['viewUser', 'newUser']),
 ];
-const tree = buildPermTree(raw.map(normalisePermNode), (n) => n.name, (c) => c);
+const tree = buildPermTree(nodes, (n) => n.name, (c) => c);
 
 describe('permission tree', () => {
-  it('normalises funcs given as codes, objects or a function object', () => {
-    const n = raw.map(normalisePermNode);
-    expect(n[0].children[1].funcs).toEqual(['viewCarrier', 'newCarrier', 'editCarrier', 'removeCarrier']);
-    expect(n[2].funcs).toEqual(['viewUser', 'newUser']);
-    expect(n[1].funcs).toEqual([]);
-  });
-
   it('puts function leaves under their entry', () => {
     expect(tree[0].children![0].children!.map((c) => c.key)).toEqual(['f:2:viewCarrier', 'f:2:newCarrier', 'f:2:editCarrier', 'f:2:removeCarrier']);
     expect(tree[1].children).toBeUndefined();
@@ -59,7 +48,7 @@ describe('permission tree', () => {
   });
 
   it('the other-functions node (id 0) is no resource', () => {
-    const t2 = buildPermTree([normalisePermNode({ id: 0, code: 'other', name: 'other', funcs: ['viewAlarmTrigger'] })], (n) => n.name, (c) => c);
+    const t2 = buildPermTree([node(0, 'other', 'other', ['viewAlarmTrigger'])], (n) => n.name, (c) => c);
     expect(fromCheckedKeys(t2, [funcKey(0, 'viewAlarmTrigger')])).toEqual({ resourceIds: [], funcs: ['viewAlarmTrigger'] });
     expect(toCheckedKeys(t2, [], ['viewAlarmTrigger'])).toEqual([funcKey(0, 'viewAlarmTrigger')]);
   });

@@ -4,16 +4,12 @@
  * Pure conversion between what GET /service/role/permissionTree and a role hold
  * (resourceIds + funcs) and the tree's checked leaf keys.
  */
+import type { PermissionNode } from '@coldwatch/contract';
 
-/** A menu entry of the permission tree, as normalised from the server's answer. */
-export interface PermNode {
-  id: number;
-  code: string;
-  name: string;
-  /** Function codes the caller may delegate on this entry. */
-  funcs: string[];
-  children: PermNode[];
-}
+const VERBS = ['view', 'new', 'edit', 'remove'] as const;
+
+/** A menu entry of the permission tree (the contract's roleApi.permissionTree). */
+export type PermNode = PermissionNode;
 
 /** A node of the antd tree. */
 export interface PermTreeNode {
@@ -26,24 +22,7 @@ export interface PermTreeNode {
   children?: PermTreeNode[];
 }
 
-const VERBS = ['view', 'new', 'edit', 'remove'] as const;
-
 /** Normalises one entry of the server's answer (names differ between versions: funcs as codes or objects, or only funcObject). */
-export function normalisePermNode(raw: any): PermNode {
-  let funcs: string[] = [];
-  const f = raw.funcs ?? raw.functions ?? raw.funcList;
-  if (Array.isArray(f)) funcs = f.map((x: any) => (typeof x === 'string' ? x : String(x?.code ?? x?.func ?? x?.value ?? ''))).filter(Boolean);
-  else if (raw.funcObject) funcs = VERBS.map((v) => `${v}${raw.funcObject}`);
-  const kids = raw.children ?? raw.sub ?? raw.subList ?? [];
-  return {
-    id: Number(raw.id),
-    code: String(raw.code ?? raw.id),
-    name: String(raw.name ?? raw.label ?? raw.title ?? raw.code ?? ''),
-    funcs,
-    children: Array.isArray(kids) ? kids.map(normalisePermNode) : [],
-  };
-}
-
 export const menuKey = (id: number) => `m:${id}`;
 export const funcKey = (id: number, func: string) => `f:${id}:${func}`;
 

@@ -2,9 +2,10 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { customerApi, roleApi } from '@coldwatch/contract';
+import { call } from '../../api/call';
 import { useAuth } from '../../app/auth';
-import { useSceneTree, type PagedResult, type SceneNode } from '../../ui';
+import { useSceneTree, type SceneNode } from '../../ui';
 
 export interface Option {
   value: number;
@@ -20,8 +21,8 @@ export function useCustomerOptions(enabled = true) {
     enabled: on,
     staleTime: 60_000,
     queryFn: async (): Promise<Option[]> => {
-      const r = await api.get<PagedResult<{ id: number; name: string; status: number }>>('/service/customer/page', { iDisplayStart: 0, iDisplayLength: 100 });
-      return (r.rows ?? []).map((c) => ({ value: Number(c.id), label: c.name }));
+      const r = await call(customerApi.page, { query: { iDisplayStart: 0, iDisplayLength: 100 } });
+      return r.rows.map((c) => ({ value: c.id, label: c.name }));
     },
   });
 }
@@ -40,15 +41,8 @@ export function useRoleOptions(customerId: number | undefined, enabled = true) {
     enabled,
     staleTime: 30_000,
     queryFn: async (): Promise<RoleOption[]> => {
-      const r = await api.get<PagedResult<any>>('/service/role/page', { iDisplayStart: 0, iDisplayLength: 100, customerId });
-      return (r.rows ?? []).map((x) => ({
-        value: Number(x.id),
-        label: x.name,
-        type: x.type,
-        level: Number(x.level),
-        status: Number(x.status),
-        isDefault: !!x.isDefault,
-      }));
+      const r = await call(roleApi.page, { query: { iDisplayStart: 0, iDisplayLength: 100, customerId } });
+      return r.rows.map((x) => ({ value: x.id, label: x.name, type: x.type, level: x.level, status: x.status, isDefault: x.isDefault }));
     },
   });
 }
@@ -60,8 +54,7 @@ export interface SceneOption {
 }
 
 /** Scene nodes of one customer from the caller's organisation tree, as TreeSelect data (value = scene id). */
-export function scenesOfCustomer(root: SceneNode | SceneNode[] | null | undefined, customerId: number | undefined): SceneOption[] {
-  const list = Array.isArray(root) ? root : root ? [root] : [];
+export function scenesOfCustomer(list: SceneNode[] = [], customerId: number | undefined): SceneOption[] {
   const isCustomer = (n: SceneNode) => n.nodeType === 'customer';
   // Find the customer's node; a tree without customer nodes is the caller's own customer.
   const find = (nodes: SceneNode[]): SceneNode[] | undefined => {

@@ -3,19 +3,8 @@ import { Card, Tag, Tooltip, Typography } from 'antd';
 import { WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { carrierIcon } from './carrierIcons';
-import {
-  carrierState,
-  fmtValue,
-  fmtZone,
-  formatInZone,
-  isOffline,
-  num,
-  rangeState,
-  RANGE_COLORS,
-  type MonitorCarrier,
-  type MonitorSensor,
-  type RangeState,
-} from './monitorState';
+import { carrierState, isOffline, type MonitorCarrier, type MonitorSensor } from './monitorState';
+import { fmtValue, fmtZone, formatInZone, rangeState, RANGE_COLORS, type RangeState } from '../../lib/format';
 
 const STATE_BORDER: Record<ReturnType<typeof carrierState>, string> = {
   alarm: '#fa8c16',
@@ -45,9 +34,9 @@ function Value({ value, state, unit, offline, label }: { value: number | null; s
 function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCarrier; sensor: MonitorSensor; timeZone?: string | null; onSensor: (s: MonitorSensor) => void }) {
   const { t } = useTranslation('monitor');
   const offline = isOffline(sensor);
-  const tState = rangeState(sensor.lastTemp, carrier.tempMin, carrier.tempMax);
-  const hState = rangeState(sensor.lastHum, carrier.humMin, carrier.humMax);
-  const showHum = sensor.lastHum !== null || /_th/.test(sensor.type);
+  const tState = rangeState(sensor.temp, carrier.tempMin, carrier.tempMax);
+  const hState = rangeState(sensor.hum, carrier.humMin, carrier.humMax);
+  const showHum = sensor.hum !== null || /_th/.test(sensor.type);
   const ongoing = sensor.ongoing && sensor.ongoing.length > 0;
   return (
     <button
@@ -69,12 +58,12 @@ function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCa
       </div>
       <div className="cw-mon-values">
         <div>
-          <Value value={sensor.lastTemp} state={tState} unit="°C" offline={offline} label={`${t('temp')} · ${t(`range.${tState}`)}`} />
+          <Value value={sensor.temp} state={tState} unit="°C" offline={offline} label={`${t('temp')} · ${t(`range.${tState}`)}`} />
           <div className="cw-mon-zone">{fmtZone(carrier.tempMin, carrier.tempMax) || '\u00a0'}</div>
         </div>
         {showHum && (
           <div>
-            <Value value={sensor.lastHum} state={hState} unit="%RH" offline={offline} label={`${t('hum')} · ${t(`range.${hState}`)}`} />
+            <Value value={sensor.hum} state={hState} unit="%RH" offline={offline} label={`${t('hum')} · ${t(`range.${hState}`)}`} />
             <div className="cw-mon-zone">{fmtZone(carrier.humMin, carrier.humMax) || '\u00a0'}</div>
           </div>
         )}
@@ -103,10 +92,10 @@ export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSens
       }
       extra={
         <span className="cw-mon-extra">
-          {(num(carrier.openExceptions) ?? 0) > 0 && (
-            <Tooltip title={t('openExceptions', { count: num(carrier.openExceptions) ?? 0 })}>
+          {carrier.openExceptions > 0 && (
+            <Tooltip title={t('openExceptions', { count: carrier.openExceptions })}>
               <Tag color="error" icon={<WarningFilled />} style={{ marginInlineEnd: 6 }}>
-                {num(carrier.openExceptions)}
+                {carrier.openExceptions}
               </Tag>
             </Tooltip>
           )}

@@ -5,28 +5,17 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Empty, Input, Segmented, Select, Spin } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { CARRIER_TYPES } from '@coldwatch/contract';
-import { api } from '../../api/client';
+import { CARRIER_TYPES, dmApi, type LiveEvent } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { CarrierCard } from './CarrierCard';
 import { SceneFilterTree, type SceneSelection } from './SceneFilterTree';
 import { useLiveStream } from './useLiveStream';
-import {
-  applyEvent,
-  carrierState,
-  isOffline,
-  mergeFresh,
-  normaliseCarrier,
-  rangeState,
-  RANGE_COLORS,
-  type LiveEvent,
-  type MonitorCarrier,
-  type MonitorSensor,
-} from './monitorState';
+import { applyEvent, carrierState, isOffline, mergeFresh, type MonitorCarrier, type MonitorSensor } from './monitorState';
+import { rangeState, RANGE_COLORS } from '../../lib/format';
 import './monitor.css';
 
 /** Fallback refresh: often while the stream is down, rarely while it is up (spec §3 "monitoring auto-refresh"). */
@@ -35,7 +24,6 @@ const REFRESH_UP_S = 300;
 
 type StateFilter = 'all' | 'alarm' | 'offline' | 'normal';
 
-const asList = (r: unknown): any[] => (Array.isArray(r) ? r : ((r as any)?.rows ?? (r as any)?.list ?? []));
 
 export default function DeviceMonitorPage() {
   const { t } = useTranslation('monitor');
@@ -56,19 +44,18 @@ export default function DeviceMonitorPage() {
     // An exception changes the carrier's open-exception count the list carries: read it again.
     if (events.some((e) => e.type === 'exception')) refetchRef.current();
   }, []);
-  const list = useQuery({
-    queryKey: ['dm', 'monitorList', selection.sceneId, selection.customerId, type],
-    queryFn: () => api.get<unknown>('/service/dm/monitorList', { sceneId: selection.sceneId, customerId: selection.customerId, type }),
-    refetchInterval: () => (streamRef.current === 'connected' ? REFRESH_UP_S : REFRESH_DOWN_S) * 1000,
-    refetchIntervalInBackground: false,
-  });
+  const list = useCall(
+    dmApi.monitorList,
+    { query: { sceneId: selection.sceneId, customerId: selection.customerId, type } },
+    { refetchInterval: () => (streamRef.current === 'connected' ? REFRESH_UP_S : REFRESH_DOWN_S) * 1000, refetchIntervalInBackground: false },
+  );
   refetchRef.current = () => void list.refetch();
   const streamState = useLiveStream(onEvents, { onOpen: () => void list.refetch() });
   streamRef.current = streamState;
 
   useEffect(() => {
     if (list.data === undefined) return;
-    const fresh = asList(list.data).map(normaliseCarrier);
+    const fresh = list.data;
     setCarriers((cur) => mergeFresh(fresh, cur));
   }, [list.data]);
 
@@ -76,7 +63,7 @@ export default function DeviceMonitorPage() {
     const q = search.trim().toLowerCase();
     return carriers.filter((c) => {
       if (type && c.type !== type) return false;
-      if (selection.customerId && c.customerId !== undefined && Number(c.customerId) !== selection.customerId) return false;
+      if (selection.customerId && c.customerId !== selection.customerId) return false;
       if (q && !c.name.toLowerCase().includes(q) && !c.sensors.some((s) => s.devNo.toLowerCase().includes(q))) return false;
       if (stateFilter === 'all') return true;
       const st = carrierState(c);
@@ -95,7 +82,8 @@ export default function DeviceMonitorPage() {
         sensors += 1;
         if (isOffline(s)) continue;
         online += 1;
-        if (rangeState(s.lastTemp, c.tempMin, c.tempMax) === 'high' || rangeState(s.lastTemp, c.tempMin, c.tempMax) === 'low' || rangeState(s.lastHum, c.humMin, c.humMax) === 'high' || rangeState(s.lastHum, c.humMin, c.humMax) === 'low') alarm += 1;
+        const out = (st: string) => st === 'high' || st === 'low';
+        if (out(rangeState(s.temp, c.tempMin, c.tempMax)) || out(rangeState(s.hum, c.humMin, c.humMax))) alarm += 1;
       }
     return { carriers: shown.length, sensors, online, offline: sensors - online, alarm };
   }, [shown]);

@@ -4,7 +4,7 @@
  * re-opened with back-off when the browser gives up on it.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { LiveEvent } from './monitorState';
+import type { LiveEvent } from '@coldwatch/contract';
 
 export type StreamState = 'connecting' | 'connected' | 'disconnected';
 

@@ -4,23 +4,22 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Empty, Input, Segmented, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { LineChartOutlined, ZoomInOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, sensorMeasuresHumidity, type SensorType } from '@coldwatch/contract';
-import { api } from '../../api/client';
+import { DEFAULT_PAGE_SIZE, historyApi, PAGE_SIZES, sensorMeasuresHumidity } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
-import { fmtValue, formatInZone, fromWall, offsetMinutes, rangeState, RANGE_COLORS, toWall } from '../databoard/monitorState';
+import { fmtValue, formatInZone, fromWall, offsetMinutes, rangeState, RANGE_COLORS, toWall } from '../../lib/format';
 import { EChart } from './EChart';
 import { buildChartOption } from './chartOption';
 import {
   hasHumidity,
   maxPointsForWidth,
-  normalisePoints,
   QUICK_RANGES,
   quickRange,
   seriesStats,
@@ -31,20 +30,7 @@ import {
 } from './historyLogic';
 import './history.css';
 
-interface HistoryAnswer {
-  deviceNo: string;
-  points: HistoryPoint[];
-  downsampled: boolean;
-  zone: Zone;
-  type?: string;
-  total?: number;
-  [k: string]: unknown;
-}
-
-const zoneOf = (z: any): Zone => {
-  const n = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
-  return { tempMin: n(z?.tempMin), tempMax: n(z?.tempMax), humMin: n(z?.humMin), humMax: n(z?.humMax) };
-};
+const NO_ZONE: Zone = { tempMin: null, tempMax: null, humMin: null, humMax: null };
 
 /** A picked (wall-clock) span as instants. */
 const instantsOf = (r: [Dayjs, Dayjs], tz: string | null): [number, number] => [fromWall(r[0], tz), fromWall(r[1], tz)];
@@ -87,19 +73,11 @@ export default function HistoryDataPage() {
   const [start, end] = range;
   const maxPoints = width ? maxPointsForWidth(bucket(width)) : 0;
 
-  const q = useQuery({
-    queryKey: ['history', deviceNo, start, end, maxPoints],
-    queryFn: async () => {
-      const r = await api.get<HistoryAnswer>('/service/share/history', { deviceNo, start, end, maxPoints });
-      return { ...r, points: normalisePoints(r.points ?? []), zone: zoneOf(r.zone) };
-    },
-    enabled: !!deviceNo && maxPoints > 0,
-    placeholderData: keepPreviousData,
-  });
+  const q = useCall(historyApi.history, { query: { deviceNo, start, end, maxPoints } }, { enabled: !!deviceNo && maxPoints > 0, placeholderData: keepPreviousData });
 
   const points = q.data?.points ?? [];
-  const zone = q.data?.zone ?? zoneOf(null);
-  const withHum = (q.data?.type ? sensorMeasuresHumidity(q.data.type as SensorType) : false) || hasHumidity(points);
+  const zone = q.data?.zone ?? NO_ZONE;
+  const withHum = (q.data ? sensorMeasuresHumidity(q.data.type) : false) || hasHumidity(points);
   const tempStats = useMemo(() => seriesStats(points, 'temp'), [points]);
   const humStats = useMemo(() => seriesStats(points, 'hum'), [points]);
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import { hasHumidity, maxPointsForWidth, quickRange, seriesStats } from './historyLogic';
+import { hasHumidity, maxPointsForWidth, quickRange, seriesStats, type HistoryPoint } from './historyLogic';
+
+/** A point as the contract answers it: every value named, null when not measured. */
+const p = (over: Partial<HistoryPoint> & { ts: number }): HistoryPoint => ({ temp: null, hum: null, volt: null, rssi: null, lqi: null, gas: null, door: null, ...over });
 
 describe('quickRange', () => {
   const now = dayjs('2025-03-31T12:00:00');
@@ -17,17 +20,17 @@ describe('seriesStats', () => {
   it('gives min, max, avg and where they happened, skipping gaps', () => {
     const s = seriesStats(
       [
-        { ts: 1, temp: 4 },
-        { ts: 2, temp: null },
-        { ts: 3, temp: 9 },
-        { ts: 4, temp: 2 },
+        p({ ts: 1, temp: 4 }),
+        p({ ts: 2, temp: null }),
+        p({ ts: 3, temp: 9 }),
+        p({ ts: 4, temp: 2 }),
       ],
       'temp',
     );
     expect(s).toEqual({ min: 2, max: 9, avg: 5, count: 3, minTs: 4, maxTs: 3 });
   });
   it('is empty without values', () => {
-    expect(seriesStats([{ ts: 1, hum: null }], 'hum')).toMatchObject({ min: null, max: null, avg: null, count: 0 });
+    expect(seriesStats([p({ ts: 1, hum: null })], 'hum')).toMatchObject({ min: null, max: null, avg: null, count: 0 });
   });
 });
 
@@ -40,6 +43,6 @@ describe('maxPointsForWidth', () => {
 });
 
 it('detects humidity', () => {
-  expect(hasHumidity([{ ts: 1, temp: 1, hum: null }])).toBe(false);
-  expect(hasHumidity([{ ts: 1, temp: 1, hum: 40 }])).toBe(true);
+  expect(hasHumidity([p({ ts: 1, temp: 1, hum: null })])).toBe(false);
+  expect(hasHumidity([p({ ts: 1, temp: 1, hum: 40 })])).toBe(true);
 });

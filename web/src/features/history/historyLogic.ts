@@ -1,21 +1,10 @@
 /** Pure helpers of the history page: quick ranges, statistics, the chart's point budget. */
 import dayjs, { type Dayjs } from 'dayjs';
+import type { HistoryPoint, HistoryResult } from '@coldwatch/contract';
 
-export interface HistoryPoint {
-  ts: number;
-  temp?: number | null;
-  hum?: number | null;
-  volt?: number | null;
-  rssi?: number | null;
-  [k: string]: unknown;
-}
-
-export interface Zone {
-  tempMin: number | null;
-  tempMax: number | null;
-  humMin: number | null;
-  humMax: number | null;
-}
+/** A point of the contract's historyApi.history; the zone of its carrier. */
+export type { HistoryPoint };
+export type Zone = HistoryResult['zone'];
 
 export type QuickRange = 'today' | 'h24' | 'week' | 'month' | 'quarter';
 export const QUICK_RANGES: QuickRange[] = ['today', 'h24', 'week', 'month', 'quarter'];
@@ -81,16 +70,3 @@ export function maxPointsForWidth(width: number): number {
 
 /** Does the series carry humidity at all? */
 export const hasHumidity = (points: HistoryPoint[]) => points.some((p) => p.hum !== null && p.hum !== undefined);
-
-/** Server numbers may arrive as strings. */
-export function normalisePoints(raw: any[]): HistoryPoint[] {
-  const n = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
-  return raw.map((p) => ({
-    ...p,
-    ts: typeof p.ts === 'number' ? p.ts : Date.parse(p.ts),
-    temp: n(p.temp),
-    hum: n(p.hum),
-    volt: n(p.volt),
-    rssi: n(p.rssi),
-  }));
-}

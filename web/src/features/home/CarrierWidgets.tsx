@@ -1,23 +1,16 @@
 import { useMemo } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Skeleton, Tooltip } from 'antd';
 import { CheckCircleOutlined, ContainerOutlined, PauseCircleOutlined, WarningOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CARRIER_STATUS } from '@coldwatch/contract';
-import { api } from '../../api/client';
+import { CARRIER_STATUS, dmApi } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
 import { errorMessage } from '../../app/errors';
-import { summariseCarriers, type MonitorCarrier } from './homeLogic';
+import { summariseCarriers } from './homeLogic';
 import { HomeChart, type HomeChartOption } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
 
-export const useMonitorList = (enabled: boolean) =>
-  useQuery({
-    queryKey: ['home', 'monitorList'],
-    queryFn: () => api.get<MonitorCarrier[]>('/service/dm/monitorList'),
-    enabled,
-    refetchInterval: 60_000,
-  });
+export const useMonitorList = (enabled: boolean) => useCall(dmApi.monitorList, { query: {} }, { enabled, refetchInterval: 60_000 });
 
 const STATE_TILES = [
   { key: 'total', icon: <ContainerOutlined />, color: '#1d6fe0', bg: '#e8f1fd' },

@@ -1,13 +1,14 @@
 import { useQueries } from '@tanstack/react-query';
 import { Col, Progress, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_STATUS } from '@coldwatch/contract';
-import { api } from '../../api/client';
+import { DEVICE_STATUS, gatewayApi, sensorApi, type CallInput } from '@coldwatch/contract';
+import { call } from '../../api/call';
 import { percent } from './homeLogic';
 import { WidgetCard } from './WidgetCard';
 
-const total = (path: string, filters: Record<string, string | number> = {}) =>
-  api.get<{ total: number }>(path, { ...filters, iDisplayStart: 0, iDisplayLength: 1 }).then((r) => r.total);
+const one = { iDisplayStart: 0, iDisplayLength: 1 };
+const sensorTotal = (filters: Omit<CallInput<typeof sensorApi.page>['query'], keyof typeof one> = {}) => call(sensorApi.page, { query: { ...one, ...filters } }).then((r) => r.total);
+const gatewayTotal = (filters: Omit<CallInput<typeof gatewayApi.page>['query'], keyof typeof one> = {}) => call(gatewayApi.page, { query: { ...one, ...filters } }).then((r) => r.total);
 
 /**
  * Bound gateway / sensor statistics (spec §2 home widget): totals, how many sensors are bound
@@ -17,11 +18,11 @@ export function DeviceWidget({ sensors, gateways }: { sensors: boolean; gateways
   const { t } = useTranslation('home');
   const queries = useQueries({
     queries: [
-      { queryKey: ['home', 'sensors', 'all'], queryFn: () => total('/service/sensor/page'), enabled: sensors },
-      { queryKey: ['home', 'sensors', 'bound'], queryFn: () => total('/service/sensor/page', { bound: 'true' }), enabled: sensors },
-      { queryKey: ['home', 'sensors', 'running'], queryFn: () => total('/service/sensor/page', { status: DEVICE_STATUS.running }), enabled: sensors },
-      { queryKey: ['home', 'gateways', 'all'], queryFn: () => total('/service/gateway/page'), enabled: gateways },
-      { queryKey: ['home', 'gateways', 'running'], queryFn: () => total('/service/gateway/page', { status: DEVICE_STATUS.running }), enabled: gateways },
+      { queryKey: ['home', 'sensors', 'all'], queryFn: () => sensorTotal(), enabled: sensors },
+      { queryKey: ['home', 'sensors', 'bound'], queryFn: () => sensorTotal({ bound: 'true' }), enabled: sensors },
+      { queryKey: ['home', 'sensors', 'running'], queryFn: () => sensorTotal({ status: DEVICE_STATUS.running }), enabled: sensors },
+      { queryKey: ['home', 'gateways', 'all'], queryFn: () => gatewayTotal(), enabled: gateways },
+      { queryKey: ['home', 'gateways', 'running'], queryFn: () => gatewayTotal({ status: DEVICE_STATUS.running }), enabled: gateways },
     ],
   });
   const [sAll, sBound, sRun, gAll, gRun] = queries;

@@ -1,15 +1,14 @@
 import { useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Col, Row, Segmented, Tag, Tooltip, Typography } from 'antd';
 import { ClockCircleOutlined, LineChartOutlined, RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { EXCEPTION_CATEGORIES } from '@coldwatch/contract';
-import { api } from '../../api/client';
+import { EXCEPTION_CATEGORIES, exceptionApi } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
 import { HomeChart, type HomeChartOption } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
-import { historyLink, valueUnit, type LatestException } from './homeLogic';
+import { historyLink, valueUnit } from './homeLogic';
 
 export const LATEST_COUNT = 5; // spec §9: home shows the latest five exceptions
 
@@ -27,11 +26,7 @@ const STATUS_COLOR: Record<number, string> = { 0: 'error', 1: 'processing', 2: '
 /** The latest five exceptions; each leads to the exception records and to its device's history. */
 export function LatestExceptions() {
   const { t } = useTranslation('home');
-  const q = useQuery({
-    queryKey: ['home', 'exceptionLatest'],
-    queryFn: () => api.get<LatestException[]>('/service/exception/latest'),
-    refetchInterval: 60_000,
-  });
+  const q = useCall(exceptionApi.latest, { query: { limit: LATEST_COUNT } }, { refetchInterval: 60_000 });
   const rows = (q.data ?? []).slice(0, LATEST_COUNT);
   return (
     <WidgetCard
@@ -84,14 +79,6 @@ export function LatestExceptions() {
   );
 }
 
-interface ExceptionStats {
-  total: number;
-  pending: number;
-  processed: number;
-  closed: number;
-  ongoing: number;
-  byCategory: Record<string, number>;
-}
 
 const PERIODS = { week: 7, month: 30, quarter: 90 } as const;
 type Period = keyof typeof PERIODS;
@@ -100,13 +87,9 @@ type Period = keyof typeof PERIODS;
 export function ExceptionStatsWidget() {
   const { t } = useTranslation('home');
   const [period, setPeriod] = useState<Period>('month');
-  const q = useQuery({
-    queryKey: ['home', 'exceptionStats', period],
-    queryFn: () =>
-      api.get<ExceptionStats>('/service/exception/stats', {
-        startTime: dayjs().subtract(PERIODS[period], 'day').startOf('day').valueOf(),
-        endTime: Date.now(),
-      }),
+  // The range is fixed per period (from its first day to the end of today) so the cache key stays put.
+  const q = useCall(exceptionApi.stats, {
+    query: { startTime: dayjs().subtract(PERIODS[period], 'day').startOf('day').valueOf(), endTime: dayjs().endOf('day').valueOf() },
   });
   const s = q.data;
   const option = useMemo<HomeChartOption>(() => {

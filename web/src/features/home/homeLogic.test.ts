@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { historyLink, percent, summariseCarriers, type MonitorCarrier } from './homeLogic';
+import type { LiveSensor } from '@coldwatch/contract';
+import { historyLink, percent, summariseCarriers } from './homeLogic';
 
 describe('home widgets', () => {
   it('counts carriers by state and status, and their bound sensors', () => {
-    const list: MonitorCarrier[] = [
-      { id: 1, status: 1, alarmOn: true, state: 'normal', sensors: [{}, {}] },
-      { id: 2, status: 1, alarmOn: true, state: 'abnormal', sensors: [{}] },
-      { id: 3, status: 3, alarmOn: false, state: 'stopped', sensors: [] },
+    const sensor = {} as LiveSensor;
+    const list: Parameters<typeof summariseCarriers>[0] = [
+      { status: 1, alarmOn: true, state: 'normal', sensors: [sensor, sensor] },
+      { status: 1, alarmOn: true, state: 'abnormal', sensors: [sensor] },
+      { status: 3, alarmOn: false, state: 'stopped', sensors: [] },
     ];
     const s = summariseCarriers(list);
     expect(s.total).toBe(3);

@@ -1,16 +1,7 @@
 /** Pure helpers of the home widgets. */
-import type { ExceptionRow } from '../abnormal/types';
+import type { ExceptionRow, MonitorCarrier } from '@coldwatch/contract';
 
-export type CarrierState = 'normal' | 'abnormal' | 'stopped';
-
-export interface MonitorCarrier {
-  id: number;
-  status: number;
-  alarmOn: boolean;
-  state: CarrierState;
-  sensors?: unknown[];
-  openExceptions?: number;
-}
+export type CarrierState = MonitorCarrier['state'];
 
 export interface CarrierSummary {
   total: number;
@@ -23,12 +14,12 @@ export interface CarrierSummary {
 }
 
 /** Carrier status statistics from the live board's list (GET /service/dm/monitorList). */
-export function summariseCarriers(list: readonly MonitorCarrier[]): CarrierSummary {
+export function summariseCarriers(list: readonly Pick<MonitorCarrier, 'status' | 'alarmOn' | 'state' | 'sensors'>[]): CarrierSummary {
   const s: CarrierSummary = { total: list.length, byState: { normal: 0, abnormal: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0 };
   for (const c of list) {
     if (c.state in s.byState) s.byState[c.state] += 1;
     s.byStatus[c.status] = (s.byStatus[c.status] ?? 0) + 1;
-    s.boundSensors += c.sensors?.length ?? 0;
+    s.boundSensors += c.sensors.length;
     if (!c.alarmOn) s.alarmOff += 1;
   }
   return s;

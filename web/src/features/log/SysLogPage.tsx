@@ -1,37 +1,15 @@
 import { useMemo, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Popover, Tag, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { syslogApi, type SysLogRow } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
-import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField } from '../../ui';
-import { formatInZone } from '../databoard/monitorState';
+import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
+import { formatInZone } from '../../lib/format';
 import './log.css';
 
-export interface SysLogRow {
-  id: number;
-  time: number;
-  module: string;
-  operator: string | null;
-  method: string;
-  content: string;
-  params: unknown;
-  /** 0 failed, 1 success (spec §3). */
-  result: number;
-  customerId?: number | null;
-  customerName?: string | null;
-}
-
-interface Filters {
-  module?: string;
-  operator?: string;
-  method?: string;
-  result?: number;
-  content?: string;
-  startTime?: number;
-  endTime?: number;
-}
+type Filters = FiltersOf<typeof syslogApi.page>;
 
 /** Parameters as readable JSON (stored as JSON or as text). */
 export function formatParams(p: unknown): string {
@@ -52,7 +30,7 @@ export default function SysLogPage() {
   const { user, userType } = useAuth();
   const table = useRef<PagedTableRef>(null);
   const [filters, setFilters] = useState<Filters>({});
-  const modules = useQuery({ queryKey: ['syslog', 'modules'], queryFn: () => api.get<string[]>('/service/syslog/modules'), staleTime: 60_000 });
+  const modules = useCall(syslogApi.modules, undefined, { staleTime: 60_000 });
   // Platform and proxy users read several customers' rows.
   const manyCustomers = userType !== undefined && (userType >= 2 || userType === -1);
   const moduleName = (m: string) => t(`modules.${m}`, { defaultValue: m });
@@ -127,11 +105,10 @@ export default function SysLogPage() {
         }}
         extra={<Button icon={<ReloadOutlined />} onClick={() => table.current?.reload()} aria-label={t('reload')} />}
       />
-      <PagedTable<SysLogRow>
+      <PagedTable
         ref={table}
-        url="/service/syslog/page"
-        queryKey={['syslog', 'page']}
-        params={filters as Record<string, string | number | undefined>}
+        route={syslogApi.page}
+        params={filters}
         size="middle"
         rowKey="id"
         columns={columns}

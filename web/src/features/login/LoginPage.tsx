@@ -1,11 +1,12 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Segmented, Tooltip } from 'antd';
 import { LockOutlined, QrcodeOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { Code } from '@coldwatch/contract';
-import { api, ApiError } from '../../api/client';
+import { authApi, Code } from '@coldwatch/contract';
+import { ApiError } from '../../api/client';
+import { useAction, useCall } from '../../api/hooks';
 import { errorMessage, reactionFor } from '../../app/errors';
 import { applyStoredLanguage } from '../../app/i18n';
 import { safeRedirect } from '../../app/reactions';
@@ -64,17 +65,12 @@ export default function LoginPage() {
   const qc = useQueryClient();
   const [form] = Form.useForm<LoginForm>();
   const [captchaAt, setCaptchaAt] = useState(() => Date.now());
-  const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
   const [mode, setMode] = useState<'account' | 'qr'>('account');
   // Back from /register: the server's success message, and the new administrator's account filled in.
   const registered = (useLocation().state as { registered?: RegisteredState } | null)?.registered;
 
-  const options = useQuery({
-    queryKey: ['loginOptions'],
-    queryFn: () => api.get<{ captcha: boolean }>('/service/user/loginOptions'),
-    staleTime: Infinity,
-  });
+  const options = useCall(authApi.options, undefined, { staleTime: Infinity });
   // When the options cannot be read, offer the field: the server decides.
   const needCode = options.data ? options.data.captcha : options.isError;
 
@@ -95,29 +91,27 @@ export default function LoginPage() {
     [qc, navigate, params],
   );
 
-  const submit = async (v: LoginForm) => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const res = await api.post<{ user: UserRsp }>('/service/user/login', {
-        account: v.account.trim(),
-        password: v.password,
-        ...(needCode ? { code: v.code?.trim() } : {}),
-      });
-      enter(res?.user);
-    } catch (e) {
+  const login = useAction(authApi.login, {
+    success: false,
+    onDone: (res) => enter(res.user),
+    onFailed: (e) => {
       // Spec §8 500105: this browser is already signed in as this account (the shell toasts it): go home.
       if (e instanceof ApiError && e.code === Code.ALREADY_LOGGED_IN) {
         session.set(SESSION_KEYS.fromLogin, true);
         navigate('/home', { replace: true });
-        return;
+        return true;
       }
       // Offline / timeout are toasted by the shell; everything else is shown here.
       if (!(e instanceof ApiError) || reactionFor(e, t).kind === 'none') setFailure(errorMessage(e, t));
       if (needCode) refreshCaptcha();
-    } finally {
-      setBusy(false);
-    }
+      return true;
+    },
+  });
+  const busy = login.busy;
+
+  const submit = (v: LoginForm) => {
+    setFailure(undefined);
+    void login.run({ body: { account: v.account.trim(), password: v.password, ...(needCode ? { code: v.code?.trim() } : {}) } });
   };
 
   return (

@@ -50,7 +50,7 @@ export function QrLoginPanel({ onLoggedIn }: { onLoggedIn: (user?: { locale?: st
         if (s.status === 'expired') setExpired(true);
         else if (s.status === 'confirmed' && !done.current) {
           done.current = true;
-          onLoggedIn(s.user);
+          onLoggedIn(s.user ?? undefined);
         }
       } catch {
         /* the next tick asks again; the code's own expiry ends the polling */

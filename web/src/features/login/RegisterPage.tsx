@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, Form, Input, Row, Select, Tooltip } from 'antd';
 import { BankOutlined, LockOutlined, MailOutlined, PhoneOutlined, SafetyOutlined, TagOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { customerCode, customerPhone, email as emailRule, name as nameRule, ORG_TYPES, orgType, registerPassword, userAccount, type RegisterBody } from '@coldwatch/contract';
-import { api, ApiError } from '../../api/client';
+import { authApi, customerApi, customerCode, customerPhone, email as emailRule, name as nameRule, ORG_TYPES, orgType, registerPassword, userAccount, type RegisterBody } from '@coldwatch/contract';
+import { ApiError } from '../../api/client';
+import { useAction, useCall } from '../../api/hooks';
 import { errorMessage, reactionFor } from '../../app/errors';
-import { cleanBody, codeField, fieldErrors, zodRule } from '../sys/formRules';
+import { codeField, fieldErrors, zodRule } from '../sys/formRules';
 import { LoginShell, type RegisteredState } from './LoginPage';
 import './login.css';
 
@@ -28,14 +28,9 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<RegisterForm>();
   const [captchaAt, setCaptchaAt] = useState(() => Date.now());
-  const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
 
-  const options = useQuery({
-    queryKey: ['loginOptions'],
-    queryFn: () => api.get<{ captcha: boolean }>('/service/user/loginOptions'),
-    staleTime: Infinity,
-  });
+  const options = useCall(authApi.options, undefined, { staleTime: Infinity });
   // When the options cannot be read, offer the field: the server decides.
   const needCode = options.data ? options.data.captcha : options.isError;
 
@@ -44,24 +39,37 @@ export default function RegisterPage() {
     form.setFieldValue('captcha', '');
   };
 
-  const submit = async (v: RegisterForm) => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const { password, confirmPassword, captcha, ...rest } = v;
-      const body = { ...cleanBody(rest), password, confirmPassword, ...(needCode ? { captcha: captcha?.trim() } : {}) };
-      const res = await api.post<{ account?: string } | null>('/service/user/register', body);
-      // The server's answer is 'Registration success, please log in' (errors.customer.registered); the same text from our catalogue.
-      const state: { registered: RegisteredState } = { registered: { msg: t('register.success'), account: res?.account ?? body.account } };
-      navigate('/login', { replace: true, state });
-    } catch (e) {
+  const register = useAction(customerApi.register, {
+    success: false,
+    // The server's answer is 'Registration success, please log in' (errors.customer.registered); the same text from our catalogue.
+    onDone: (res) => navigate('/login', { replace: true, state: { registered: { msg: t('register.success'), account: res.account } } satisfies { registered: RegisteredState } }),
+    onFailed: (e) => {
       const fields = [...fieldErrors(e, REGISTER_FIELDS), ...codeField(e, REGISTER_CODE_FIELDS)];
       if (fields.length) form.setFields(fields as never);
       else if (!(e instanceof ApiError) || reactionFor(e, t).kind === 'none') setFailure(errorMessage(e, t));
       if (needCode) refreshCaptcha();
-    } finally {
-      setBusy(false);
-    }
+      return true;
+    },
+  });
+  const busy = register.busy;
+
+  const submit = (v: RegisterForm) => {
+    setFailure(undefined);
+    const text = (s?: string) => (s ?? '').trim();
+    void register.run({
+      body: {
+        name: text(v.name),
+        code: text(v.code),
+        orgType: v.orgType,
+        contact: text(v.contact),
+        phone: text(v.phone),
+        email: text(v.email),
+        account: text(v.account),
+        password: v.password,
+        confirmPassword: v.confirmPassword,
+        ...(needCode ? { captcha: text(v.captcha) } : {}),
+      },
+    });
   };
 
   const half = { xs: 24, sm: 12 };

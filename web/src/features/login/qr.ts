@@ -1,33 +1,16 @@
-import { api } from '../../api/client';
+import { authApi, loginQrApi, type Result } from '@coldwatch/contract';
+import { call } from '../../api/call';
 
 /** Spec §4/§2: a login QR code is valid five minutes. */
 export const QR_VALID_MS = 5 * 60_000;
 
-export interface LoginQr {
-  key: string;
-  /** PNG data URL. */
-  qrcode: string;
-  /** UTC ms. */
-  expiresAt: number;
-}
+export type LoginQr = Result<typeof loginQrApi.get>;
+export type QrStatus = Result<typeof authApi.qrStatus>['status'];
 
-export type QrStatus = 'waiting' | 'expired' | 'confirmed';
-
-/** The server's answer, with a missing expiry filled in (five minutes from now). */
-export function normalizeQr(raw: Partial<LoginQr> & { expireAt?: number; expires_at?: number }, now = Date.now()): LoginQr {
-  const exp = Number(raw.expiresAt ?? raw.expireAt ?? raw.expires_at);
-  return { key: String(raw.key ?? ''), qrcode: String(raw.qrcode ?? ''), expiresAt: Number.isFinite(exp) && exp > 0 ? exp : now + QR_VALID_MS };
-}
-
-export const getLoginQr = async () => normalizeQr(await api.get<LoginQr>('/service/mine/loginQrcode/get'));
-export const refreshLoginQr = async (key?: string) =>
-  normalizeQr(key ? await api.get<LoginQr>('/service/mine/loginQrcode/refresh', { key }) : await api.get<LoginQr>('/service/mine/loginQrcode/get'));
-
-/** GET /service/mine/loginQrcode/status: a plain status or `{status, user?}`. */
-export async function qrStatus(key: string): Promise<{ status: QrStatus; user?: { locale?: string | null } }> {
-  const r = await api.get<QrStatus | { status: QrStatus; user?: { locale?: string | null } }>('/service/mine/loginQrcode/status', { key });
-  return typeof r === 'string' ? { status: r } : r;
-}
+export const getLoginQr = () => call(loginQrApi.get);
+/** A new code; the shown one (if any) ends at once. */
+export const refreshLoginQr = (key?: string) => call(loginQrApi.refresh, { query: { key } });
+export const qrStatus = (key: string) => call(authApi.qrStatus, { query: { key } });
 
 /** "mm:ss" of the time left. */
 export function countdown(ms: number): string {

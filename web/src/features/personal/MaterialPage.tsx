@@ -1,25 +1,21 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Avatar, Button, Card, Col, Descriptions, Form, Input, Radio, Row, Switch, Tabs, Typography, Upload } from 'antd';
 import { KeyOutlined, LoadingOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError } from '../../api/client';
-import { refreshPageInfo, useAuth, type UserRsp } from '../../app/auth';
+import { mineApi, userEmail, userMobile, userPassword } from '@coldwatch/contract';
+import { useAction, useCall, useUpload } from '../../api/hooks';
+import { refreshPageInfo, useAuth } from '../../app/auth';
+import { fieldErrors, matches } from '../sys/formRules';
 import { errorMessage } from '../../app/errors';
-import { avatarUrl, checkAvatar, uploadAvatar } from './avatar';
+import { avatarUrl, checkAvatar } from './avatar';
 import { SignaturePane } from './SignaturePane';
 import './personal.css';
 
-interface MineInfo {
-  user: UserRsp & { gender?: number | null; avatar?: string | null };
-  scope?: { customer_id?: number; type?: number };
-  guide_on?: boolean;
-}
-
 interface ProfileForm {
   name: string;
-  gender: number;
+  gender: 0 | 1;
   mobile: string;
   email: string;
 }
@@ -30,18 +26,8 @@ interface PasswordForm {
   confirmPassword: string;
 }
 
-/** Spec §5 field formats (the server checks the same rules). */
-const PHONE = /^(\d{11}|\d{7,8}|\d{3,4}-\d{7,8})$/;
-const EMAIL = /^[A-Za-z0-9\u4e00-\u9fa5._%+-]+@[A-Za-z0-9\u4e00-\u9fa5-]+(\.[A-Za-z0-9\u4e00-\u9fa5-]+)+$/;
-const PASSWORD = /^[A-Za-z0-9]{6,20}$/;
-
-const MINE_INFO_KEY = ['mineInfo'] as const;
-
-/** Server field errors (`result.errors`) onto the form's fields. */
-function fieldErrors(e: unknown): { name: string; errors: string[] }[] {
-  if (!(e instanceof ApiError) || !e.details) return [];
-  return Object.entries(e.details).map(([name, msg]) => ({ name, errors: [msg] }));
-}
+const PROFILE_FIELDS = ['name', 'gender', 'mobile', 'email'];
+const PASSWORD_FIELDS = ['oldPassword', 'newPassword', 'confirmPassword'];
 
 /** /personal/material and /material: edit profile, change password, avatar, guide on/off (spec §2, issue 3). */
 export default function MaterialPage() {
@@ -52,72 +38,65 @@ export default function MaterialPage() {
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
   const tab = tabParam === 'password' || tabParam === 'signature' ? tabParam : 'profile';
-  const info = useQuery({ queryKey: MINE_INFO_KEY, queryFn: () => api.get<MineInfo>('/service/mine/info') });
+  const info = useCall(mineApi.info);
   const user = info.data?.user;
 
   const [profile] = Form.useForm<ProfileForm>();
   const [password] = Form.useForm<PasswordForm>();
-  const [saving, setSaving] = useState(false);
-  const [pwSaving, setPwSaving] = useState(false);
-  const [uploading, setUploading] = useState(false);
   const [avatarVersion, setAvatarVersion] = useState<string | number | undefined>();
-  const [guideBusy, setGuideBusy] = useState(false);
   const [profileError, setProfileError] = useState<string>();
   const [pwError, setPwError] = useState<string>();
+  const refreshShell = () => void refreshPageInfo(qc).catch(() => undefined);
+
+  const personal = useAction(mineApi.personal, {
+    success: t('profileSaved'),
+    invalidates: [mineApi.info],
+    onDone: refreshShell,
+    onFailed: (e) => {
+      const fe = fieldErrors(e, PROFILE_FIELDS);
+      if (fe.length) profile.setFields(fe as never);
+      setProfileError(errorMessage(e, t));
+      return true;
+    },
+  });
+  const changePassword = useAction(mineApi.password, {
+    success: t('passwordSaved'),
+    onDone: () => password.resetFields(),
+    onFailed: (e) => {
+      const fe = fieldErrors(e, PASSWORD_FIELDS);
+      if (fe.length) password.setFields(fe as never);
+      setPwError(errorMessage(e, t));
+      return true;
+    },
+  });
+  const guide = useAction(mineApi.guide, { success: false, invalidates: [mineApi.info], onDone: refreshShell });
+  const avatar = useUpload(mineApi.upload, {
+    success: t('avatarSaved'),
+    onDone: (r) => {
+      setAvatarVersion(r.avatar ?? Date.now());
+      refreshShell();
+    },
+  });
 
   useEffect(() => {
-    if (user) profile.setFieldsValue({ name: user.name ?? '', gender: user.gender ?? 1, mobile: user.mobile ?? '', email: user.email ?? '' });
+    if (user) profile.setFieldsValue({ name: user.name ?? '', gender: user.gender === 0 ? 0 : 1, mobile: user.mobile ?? '', email: user.email ?? '' });
   }, [user, profile]);
 
   const guideOn = info.data?.guide_on ?? user?.guideOn ?? false;
   const version = avatarVersion ?? user?.avatar ?? me?.avatar ?? undefined;
 
-  const saveProfile = async (v: ProfileForm) => {
-    setSaving(true);
+  const saveProfile = (v: ProfileForm) => {
     setProfileError(undefined);
-    try {
-      await api.put('/service/mine/personal', { name: v.name.trim(), gender: v.gender, mobile: v.mobile.trim(), email: (v.email ?? '').trim() });
-      void message.success(t('profileSaved'));
-      await qc.invalidateQueries({ queryKey: MINE_INFO_KEY });
-      await refreshPageInfo(qc).catch(() => undefined);
-    } catch (e) {
-      const fe = fieldErrors(e);
-      if (fe.length) profile.setFields(fe as never);
-      setProfileError(errorMessage(e, t));
-    } finally {
-      setSaving(false);
-    }
+    void personal.run({ body: { name: v.name.trim(), gender: v.gender, mobile: v.mobile.trim(), email: (v.email ?? '').trim() } });
   };
 
-  const savePassword = async (v: PasswordForm) => {
-    setPwSaving(true);
+  const savePassword = (v: PasswordForm) => {
     setPwError(undefined);
-    try {
-      await api.put('/service/mine/password', v);
-      void message.success(t('passwordSaved'));
-      password.resetFields();
-    } catch (e) {
-      const fe = fieldErrors(e);
-      if (fe.length) password.setFields(fe as never);
-      setPwError(errorMessage(e, t));
-    } finally {
-      setPwSaving(false);
-    }
+    void changePassword.run({ body: v });
   };
 
-  const setGuide = async (on: boolean) => {
-    setGuideBusy(true);
-    try {
-      await api.put('/service/mine/guide', undefined, { on: on ? 1 : 0 });
-      qc.setQueryData<MineInfo>(MINE_INFO_KEY, (d) => (d ? { ...d, guide_on: on, user: { ...d.user, guideOn: on } } : d));
-      void message.success(t(on ? 'guideOnSaved' : 'guideOffSaved'));
-      await refreshPageInfo(qc).catch(() => undefined);
-    } catch (e) {
-      void message.error(errorMessage(e, t));
-    } finally {
-      setGuideBusy(false);
-    }
-  };
+  const setGuide = (on: boolean) =>
+    guide.run({ query: { on: on ? '1' : '0' } }).then((done) => done !== undefined && void message.success(t(on ? 'guideOnSaved' : 'guideOffSaved')));
 
   const beforeUpload = (file: File) => {
     const problem = checkAvatar(file);
@@ -143,22 +122,12 @@ export default function MaterialPage() {
               showUploadList={false}
               beforeUpload={beforeUpload}
               customRequest={async ({ file, onSuccess, onError }) => {
-                setUploading(true);
-                try {
-                  const r = await uploadAvatar(file as File);
-                  setAvatarVersion((r as { avatar?: string } | null)?.avatar ?? Date.now());
-                  void message.success(t('avatarSaved'));
-                  await refreshPageInfo(qc).catch(() => undefined);
-                  onSuccess?.(r);
-                } catch (e) {
-                  void message.error(errorMessage(e, t));
-                  onError?.(e as Error);
-                } finally {
-                  setUploading(false);
-                }
+                const r = await avatar.run({ file: file as File });
+                if (r) onSuccess?.(r);
+                else onError?.(new Error('upload failed'));
               }}
             >
-              <Button icon={uploading ? <LoadingOutlined /> : <UploadOutlined />} disabled={uploading} style={{ marginTop: 12 }}>
+              <Button icon={avatar.busy ? <LoadingOutlined /> : <UploadOutlined />} disabled={avatar.busy} style={{ marginTop: 12 }}>
                 {t('avatarUpload')}
               </Button>
             </Upload>
@@ -190,15 +159,15 @@ export default function MaterialPage() {
             label={t('mobile')}
             rules={[
               { required: true, whitespace: true, message: t('mobileRequired') },
-              { pattern: PHONE, message: t('mobileFormat') },
+              matches(userMobile, t('mobileFormat')),
             ]}
           >
             <Input maxLength={20} />
           </Form.Item>
-          <Form.Item name="email" label={t('email')} rules={[{ pattern: EMAIL, message: t('emailFormat') }, { max: 100, message: t('emailMax') }]}>
+          <Form.Item name="email" label={t('email')} rules={[matches(userEmail, t('emailFormat')), { max: 100, message: t('emailMax') }]}>
             <Input maxLength={100} />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={saving}>
+          <Button type="primary" htmlType="submit" loading={personal.busy}>
             {t('save')}
           </Button>
         </Form>
@@ -207,7 +176,7 @@ export default function MaterialPage() {
             <Typography.Text strong>{t('guide')}</Typography.Text>
             <div className="cw-me-hint">{t('guideHint')}</div>
           </div>
-          <Switch checked={guideOn} loading={guideBusy} onChange={setGuide} aria-label={t('guide')} />
+          <Switch checked={guideOn} loading={guide.busy} onChange={(on) => void setGuide(on)} aria-label={t('guide')} />
         </div>
       </Col>
     </Row>
@@ -226,7 +195,7 @@ export default function MaterialPage() {
           extra={t('passwordRule')}
           rules={[
             { required: true, message: t('newPasswordRequired') },
-            { pattern: PASSWORD, message: t('passwordRule') },
+            matches(userPassword, t('passwordRule')),
           ]}
         >
           <Input.Password autoComplete="new-password" />
@@ -244,7 +213,7 @@ export default function MaterialPage() {
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={pwSaving} icon={<KeyOutlined />}>
+        <Button type="primary" htmlType="submit" loading={changePassword.busy} icon={<KeyOutlined />}>
           {t('changePassword')}
         </Button>
       </Form>

@@ -1,45 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Empty, Input, Modal, Radio, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError } from '../../api/client';
+import { customerApi, SwitchResult } from '@coldwatch/contract';
+import { useAction, useCall } from '../../api/hooks';
 import { logout } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
-
-/** A customer a proxy (agent) user governs. */
-export interface ProxyCustomer {
-  id: number;
-  name: string;
-  code?: string;
-  /** The proxy user's own customer. */
-  own?: boolean;
-  /** The customer the session acts for now. */
-  current?: boolean;
-}
-
-interface MineInfo {
-  scope?: { customer_id?: number; customerId?: number; type?: number };
-  switchScope?: ProxyCustomer[];
-}
-
-/** Answers of GET /service/mine/switch (spec §7): 200 switched, 300 already selected. */
-export const SWITCH_OK = 200;
-export const SWITCH_ALREADY = 300;
-
-const pick = (raw: unknown): ProxyCustomer[] => {
-  const list = Array.isArray(raw) ? raw : Array.isArray((raw as { rows?: unknown[] })?.rows) ? (raw as { rows: unknown[] }).rows : [];
-  return list.map((c) => {
-    const o = c as Record<string, unknown>;
-    return {
-      id: Number(o.id ?? o.customerId ?? o.customer_id),
-      name: String(o.name ?? o.customerName ?? ''),
-      code: (o.code ?? o.customerCode) as string | undefined,
-      own: o.own === true,
-      current: o.current === true,
-    };
-  });
-};
 
 /**
  * Switch proxy customer (user menu, account type -1 only, spec §6): choose one of the governed
@@ -52,12 +19,28 @@ export function ProxySwitchDialog({ open, onClose }: { open: boolean; onClose: (
   const navigate = useNavigate();
   const [chosen, setChosen] = useState<number>();
   const [filter, setFilter] = useState('');
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
-  const info = useQuery({ queryKey: ['mineInfo'], queryFn: () => api.get<MineInfo>('/service/mine/info'), enabled: open });
-  const list = useQuery({ queryKey: ['proxyCustomers'], queryFn: async () => pick(await api.get<unknown>('/service/mine/proxyCustomers')), enabled: open });
-  const current = list.data?.find((c) => c.current)?.id ?? info.data?.scope?.customer_id ?? info.data?.scope?.customerId;
+  const list = useCall(customerApi.proxyCustomers, undefined, { enabled: open });
+  const current = list.data?.find((c) => c.current)?.id;
+  const choose = useAction(customerApi.switch, {
+    success: false,
+    onDone: async (code) => {
+      // Spec §7: 200 switched, 300 already selected.
+      if (code === SwitchResult.ALREADY_SELECTED) {
+        void message.info(t('proxy.already'));
+        return;
+      }
+      onClose();
+      await logout(qc).catch(() => undefined);
+      void message.success({ content: t('proxy.switched'), duration: 4 });
+      navigate('/login', { replace: true });
+    },
+    onFailed: (e) => {
+      setError(errorMessage(e, t));
+      return true;
+    },
+  });
 
   useEffect(() => {
     if (open) {
@@ -71,25 +54,8 @@ export function ProxySwitchDialog({ open, onClose }: { open: boolean; onClose: (
 
   const confirm = async () => {
     if (!chosen) return;
-    setBusy(true);
     setError(undefined);
-    try {
-      const r = await api.get<number | { code?: number; result?: number }>('/service/mine/switch', { customerId: chosen });
-      const code = typeof r === 'number' ? r : (r?.code ?? r?.result ?? SWITCH_OK);
-      if (code === SWITCH_ALREADY) {
-        void message.info(t('proxy.already'));
-        return;
-      }
-      onClose();
-      await logout(qc).catch(() => undefined);
-      void message.success({ content: t('proxy.switched'), duration: 4 });
-      navigate('/login', { replace: true });
-    } catch (e) {
-      if (e instanceof ApiError && e.code === SWITCH_ALREADY) void message.info(t('proxy.already'));
-      else setError(errorMessage(e, t));
-    } finally {
-      setBusy(false);
-    }
+    await choose.run({ query: { customerId: chosen } });
   };
 
   return (
@@ -101,7 +67,7 @@ export function ProxySwitchDialog({ open, onClose }: { open: boolean; onClose: (
       style={{ top: '8vh' }}
       okText={t('proxy.confirm')}
       onOk={confirm}
-      okButtonProps={{ disabled: !chosen || chosen === current, loading: busy }}
+      okButtonProps={{ disabled: !chosen || chosen === current, loading: choose.busy }}
       destroyOnHidden
     >
       <Alert type="info" showIcon title={t('proxy.hint')} style={{ marginBottom: 12 }} />

@@ -1,23 +1,23 @@
-import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Empty, Spin, Typography, Upload } from 'antd';
 import { LoadingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
-import { formatInZone } from '../databoard/monitorState';
-import { checkSignature, formatSize, getSignature, SIGNATURE_KEY, uploadSignature } from './signature';
+import { formatInZone } from '../../lib/format';
+import { mineApi } from '@coldwatch/contract';
+import { useCall, useUpload } from '../../api/hooks';
+import { checkSignature, formatSize } from './signature';
 
 /** Personal page → digital signature (spec §3 User): the picture put on reports; PNG or JPG under 500 KB. */
 export function SignaturePane() {
   const { t } = useTranslation('personal');
   const { message } = App.useApp();
   const { user } = useAuth();
-  const qc = useQueryClient();
-  const detail = useQuery({ queryKey: SIGNATURE_KEY, queryFn: getSignature });
-  const [uploading, setUploading] = useState(false);
+  const detail = useCall(mineApi.signature, { query: {} });
   const sig = detail.data;
   const has = !!sig?.signature;
+  const save = useUpload(mineApi.saveSignature, { success: t(has ? 'signature.replaced' : 'signature.saved'), invalidates: [mineApi.signature] });
+  const uploading = save.busy;
 
   const beforeUpload = (file: File) => {
     const problem = checkSignature(file);
@@ -55,18 +55,9 @@ export function SignaturePane() {
         showUploadList={false}
         beforeUpload={beforeUpload}
         customRequest={async ({ file, onSuccess, onError }) => {
-          setUploading(true);
-          try {
-            const r = await uploadSignature(file as File);
-            await qc.invalidateQueries({ queryKey: SIGNATURE_KEY });
-            void message.success(t(has ? 'signature.replaced' : 'signature.saved'));
-            onSuccess?.(r);
-          } catch (e) {
-            void message.error(errorMessage(e, t));
-            onError?.(e as Error);
-          } finally {
-            setUploading(false);
-          }
+          const r = await save.run({ file: file as File, query: {} });
+          if (r) onSuccess?.(r);
+          else onError?.(new Error('upload failed'));
         }}
       >
         <Button type={has ? 'default' : 'primary'} icon={uploading ? <LoadingOutlined /> : <UploadOutlined />} disabled={uploading || detail.isLoading}>

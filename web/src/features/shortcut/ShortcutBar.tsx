@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Tooltip } from 'antd';
 import { PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { IMPLEMENTED } from '../../app/pages';
 import { menuIcon } from '../../app/shell/menuIcons';
 import { useMenuLabel } from '../../app/shell/SideMenu';
-import { fetchShortcuts, SHORTCUTS_KEY } from './api';
+import { shortcutApi } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
 import { ShortcutDialog } from './ShortcutDialog';
 import './shortcut.css';
 
@@ -18,7 +18,7 @@ export function ShortcutBar() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
-  const { data } = useQuery({ queryKey: SHORTCUTS_KEY, queryFn: fetchShortcuts, staleTime: 60_000 });
+  const { data } = useCall(shortcutApi.list, undefined, { staleTime: 60_000 });
   // Entries whose page this build does not have are not offered (no dead links).
   const items = (data ?? []).filter((s) => IMPLEMENTED.has(s.url));
 

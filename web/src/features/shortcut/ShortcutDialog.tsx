@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Empty, Modal, Spin, Tree, type TreeDataNode } from 'antd';
 import { CloseOutlined, HolderOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,9 @@ import { implementedLeaves, moveItem, pruneTree } from '../../app/menu';
 import { IMPLEMENTED } from '../../app/pages';
 import { menuIcon } from '../../app/shell/menuIcons';
 import { useMenuLabel } from '../../app/shell/SideMenu';
-import { fetchPickTree, MAX_SHORTCUTS, saveShortcuts, SHORTCUTS_KEY, type PickNode } from './api';
+import { MAX_SHORTCUTS, shortcutApi, type PickNode, type ShortcutEntry } from '@coldwatch/contract';
+import { keyOf } from '../../api/call';
+import { useAction, useCall } from '../../api/hooks';
 import { nextChosen } from './logic';
 
 /**
@@ -20,20 +22,29 @@ export function ShortcutDialog({ open, onClose }: { open: boolean; onClose: () =
   const label = useMenuLabel();
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const tree = useQuery({ queryKey: ['shortcutMenu'], queryFn: fetchPickTree, enabled: open, staleTime: 0 });
+  const tree = useCall(shortcutApi.menu, undefined, { enabled: open, staleTime: 0 });
   const pruned = useMemo(() => pruneTree(tree.data ?? [], IMPLEMENTED), [tree.data]);
   const leaves = useMemo(() => implementedLeaves(pruned, IMPLEMENTED), [pruned]);
   const byId = useMemo(() => new Map(leaves.map((l) => [l.id, l])), [leaves]);
   const [chosen, setChosen] = useState<number[]>([]);
   const [dragFrom, setDragFrom] = useState<number>();
   const [over, setOver] = useState<number>();
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const save = useAction(shortcutApi.set, {
+    success: t('saved'),
+    invalidates: [shortcutApi.list],
+    onDone: onClose,
+    onFailed: (e) => {
+      setError(errorMessage(e, t));
+      return true;
+    },
+  });
+  const busy = save.busy;
 
   // Start from the current shortcuts in their saved order (the bar's list), else the tree's marks.
   useEffect(() => {
     if (!open || !tree.data) return;
-    const saved = (qc.getQueryData<PickNode[]>(SHORTCUTS_KEY) ?? []).map((s) => s.id).filter((id) => byId.has(id));
+    const saved = (qc.getQueryData<ShortcutEntry[]>(keyOf(shortcutApi.list, {})) ?? []).map((s) => s.id).filter((id) => byId.has(id));
     const marked = leaves.filter((l) => l.check).map((l) => l.id);
     setChosen(saved.length ? [...saved, ...marked.filter((id) => !saved.includes(id))] : marked);
     setError(undefined);
@@ -52,20 +63,9 @@ export function ShortcutDialog({ open, onClose }: { open: boolean; onClose: () =
       };
     });
 
-  const confirm = async () => {
-    setBusy(true);
+  const confirm = () => {
     setError(undefined);
-    try {
-      const saved = await saveShortcuts(chosen);
-      qc.setQueryData(SHORTCUTS_KEY, saved);
-      void qc.invalidateQueries({ queryKey: SHORTCUTS_KEY });
-      void message.success(t('saved'));
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e, t));
-    } finally {
-      setBusy(false);
-    }
+    void save.run({ body: { ids: chosen } });
   };
 
   const drop = (to: number) => {

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { App, Checkbox, Col, Divider, Form, Input, Radio, Row, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { areaCode, customerCode, customerPhone, registerPassword, userAccount } from '@coldwatch/contract';
-import { api } from '../../api/client';
+import { areaCode, customerApi, customerCode, customerPhone, registerPassword, userAccount, type CustomerType, type OrgType } from '@coldwatch/contract';
+import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
-import { CUSTOMER_CODE_FIELDS, EMAIL, cleanBody, rules, serverFieldErrors, zodRule } from './formRules';
-import { CUSTOMER_STATUS, CUSTOMER_TYPES, ORG_TYPES, normaliseCustomer, type CustomerRow } from './customerTypes';
+import { CUSTOMER_CODE_FIELDS, EMAIL, rules, serverFieldErrors, zodRule } from './formRules';
+import { CUSTOMER_STATUS, CUSTOMER_TYPES, ORG_TYPES, type CustomerRow } from './customerTypes';
 
 interface Props {
   /** null = closed; 'new' = add; a row = edit. */
@@ -18,8 +18,8 @@ interface Values {
   name: string;
   shortName?: string;
   code: string;
-  type: string;
-  orgType: string;
+  type: CustomerType;
+  orgType: OrgType;
   status: number;
   area?: string;
   areaCode?: string;
@@ -55,41 +55,39 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
       setLoadedId(null);
       return;
     }
-    const fill = (c: CustomerRow) => form.setFieldsValue({ ...c, notify: [c.notifyEmail && 'email', c.notifySms && 'sms'].filter(Boolean) as string[] });
+    const fill = (c: CustomerRow) => form.setFieldsValue({ ...c, notify: [c.notifyEmail && 'email', c.notifySms && 'sms'].filter((x): x is string => !!x) });
     fill(target);
     setLoadedId(target.id);
     // The list row may be partial: the detail has every field.
-    api.get<unknown>('/service/customer/detail', { id: target.id }).then(
-      (d) => d && fill(normaliseCustomer(d)),
-      () => undefined,
-    );
+    call(customerApi.detail, { query: { id: target.id } }).then(fill, () => undefined);
   }, [target, form]);
 
   const submit = () =>
     save(async (v) => {
-      const c = cleanBody({ ...v, notify: undefined, account: undefined, password: undefined, status: undefined });
-      const body: Record<string, unknown> = {
-        ...c,
-        shortName: c.shortName ?? '',
-        area: c.area ?? '',
-        areaCode: c.areaCode ?? '',
-        address: c.address ?? '',
-        contact: c.contact ?? '',
-        phone: c.phone ?? '',
-        email: c.email ?? '',
-        description: c.description ?? '',
+      const text = (s?: string) => (s ?? '').trim();
+      const body = {
+        name: text(v.name),
+        shortName: text(v.shortName),
+        code: text(v.code),
+        orgType: v.orgType,
+        area: text(v.area),
+        areaCode: text(v.areaCode),
+        address: text(v.address),
+        contact: text(v.contact),
+        phone: text(v.phone),
+        email: text(v.email),
+        description: text(v.description),
         notifyEmail: v.notify.includes('email'),
         notifySms: v.notify.includes('sms'),
       };
-      delete body.notify;
       if (isNew) {
-        const res = await api.post<any>('/service/customer/add', { ...body, account: v.account?.trim(), password: v.password });
-        const partial = PARTIAL[Number(res?.code)];
+        const res = await call(customerApi.add, { body: { ...body, type: v.type, account: text(v.account), password: v.password ?? '' } });
+        const partial = PARTIAL[res.code];
         if (partial) void message.warning(t(partial));
         else void message.success(t('msg.added'));
       } else {
         // The type is fixed at creation and not part of an update.
-        await api.put('/service/customer/update', { ...body, type: undefined, id: loadedId });
+        await call(customerApi.update, { body: { ...body, id: loadedId! } });
         void message.success(t('msg.updated'));
       }
       onDone();

@@ -9,39 +9,31 @@ import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth';
-import { api } from '../../api/client';
-import { PageCard, PagedTable, SearchBar, useApiErrorToast, type PagedResult, type PagedTableRef, type SearchField } from '../../ui';
-import { formatInZone } from '../databoard/monitorState';
+import { customerApi, type OrgType } from '@coldwatch/contract';
+import { idList } from '../../api/call';
+import { useAction } from '../../api/hooks';
+import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
+import { formatInZone } from '../../lib/format';
 import { CustomerDialog } from './CustomerDialog';
-import { CUSTOMER_STATUS, ORG_TYPES, normaliseCustomer, type CustomerRow } from './customerTypes';
-
-const fetchPage = async (p: Record<string, string | number | boolean | undefined | null>): Promise<PagedResult<CustomerRow>> => {
-  const r = await api.get<PagedResult<unknown>>('/service/customer/page', p);
-  return { ...r, rows: (r.rows ?? []).map(normaliseCustomer) };
-};
+import { CUSTOMER_STATUS, ORG_TYPES, type CustomerRow } from './customerTypes';
 
 export default function CustomerPage() {
   const { t } = useTranslation('customer');
   const { can, user } = useAuth();
-  const { message, modal } = App.useApp();
-  const toastError = useApiErrorToast();
+  const { modal } = App.useApp();
   const table = useRef<PagedTableRef>(null);
-  const [filters, setFilters] = useState<Record<string, string | number | undefined>>({});
+  const [filters, setFilters] = useState<FiltersOf<typeof customerApi.page>>({});
   const [editing, setEditing] = useState<CustomerRow | 'new' | null>(null);
   const params = useMemo(() => ({ ...filters }), [filters]);
 
   const canEdit = can('editCustomer');
   const canRemove = can('removeCustomer');
 
-  const setStatus = async (r: CustomerRow, to: 'cancel' | 'activate') => {
-    try {
-      await api.put(`/service/customer/${to}`, undefined, { ids: String(r.id) });
-      void message.success(t(to === 'cancel' ? 'msg.cancelled' : 'msg.activated'));
-      table.current?.reload();
-    } catch (e) {
-      toastError(e);
-    }
-  };
+  const reload = () => table.current?.reload();
+  const cancel = useAction(customerApi.cancel, { success: t('msg.cancelled'), onDone: reload });
+  const activate = useAction(customerApi.activate, { success: t('msg.activated'), onDone: reload });
+  const del = useAction(customerApi.del, { success: t('msg.deleted'), onDone: reload });
+  const setStatus = (r: CustomerRow, to: 'cancel' | 'activate') => (to === 'cancel' ? cancel : activate).run({ query: { ids: idList([r.id]) } });
 
   const remove = (r: CustomerRow) =>
     modal.confirm({
@@ -51,15 +43,7 @@ export default function CustomerPage() {
       okButtonProps: { danger: true },
       cancelText: t('confirm.cancel'),
       width: 460,
-      onOk: async () => {
-        try {
-          await api.del('/service/customer/del', { ids: String(r.id) });
-          void message.success(t('msg.deleted'));
-          table.current?.reload();
-        } catch (e) {
-          toastError(e);
-        }
-      },
+      onOk: () => del.run({ query: { ids: idList([r.id]) } }),
     });
 
   const columns: ColumnsType<CustomerRow> = [
@@ -206,7 +190,7 @@ export default function CustomerPage() {
         <div style={{ flex: 1, minWidth: 0 }}>
           <SearchBar
             fields={fields}
-            onSearch={(v) => setFilters({ name: v.name as string, code: v.code as string, status: v.status as number, orgType: v.orgType as string })}
+            onSearch={(v) => setFilters({ name: v.name as string, code: v.code as string, status: v.status as number, orgType: v.orgType as OrgType | undefined })}
           />
         </div>
         {can('newCustomer') && (
@@ -215,10 +199,9 @@ export default function CustomerPage() {
           </Button>
         )}
       </div>
-      <PagedTable<CustomerRow>
+      <PagedTable
         ref={table}
-        queryKey={['customer', 'page']}
-        request={fetchPage}
+        route={customerApi.page}
         params={params}
         size="small"
         rowKey="id"

@@ -1,83 +1,60 @@
 /**
- * /sys/paramsetup: the server-side parameters (`GET /service/share/param`, `PUT /service/param/update`):
- * single session (a new login ends the account's other sessions, spec §8 500104) and how long sensor
- * history is kept. Saving needs editParam; without it the values are shown read-only.
+ * /sys/paramsetup: the server-side parameters of spec §3 (`paramApi.list`, `paramApi.update`):
+ * single session (a new login ends the account's other sessions, spec §8 500104) and how long
+ * sensor history, logs, export files and cache are kept (enforced by the retention job,
+ * /sys/scheduled). The rules are the contract's PARAMS; saving needs editParam, without it the
+ * values are shown read-only.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { App, Button, Descriptions, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PARAMS, paramApi, translate, type ParamKey } from '@coldwatch/contract';
+import { currentLang } from '../../app/i18n';
 import { useAuth } from '../../app/auth';
-import { api } from '../../api/client';
-import { PageCard, useApiErrorToast } from '../../ui';
+import { useAction, useCall } from '../../api/hooks';
+import { PageCard } from '../../ui';
 
-interface Params {
-  single_session: string;
-  sensor_history_retention_days: string;
-  editable?: boolean;
-}
-
-const SINGLE = 'single_session';
-const RETENTION = 'sensor_history_retention_days';
+/** The day-count parameters, in the order the page shows them. */
+const DAYS = ['sensor_history_retention_days', 'log_retention_days', 'export_retention_days', 'cache_retention_days'] as const satisfies readonly ParamKey[];
+type Values = Record<ParamKey, string>;
 
 export default function ParamPage() {
   const { t } = useTranslation('param');
   const { can } = useAuth();
   const { message } = App.useApp();
-  const toastError = useApiErrorToast();
-  const [saved, setSaved] = useState<Params | null>(null);
-  const [single, setSingle] = useState(false);
-  const [days, setDays] = useState<number | null>(365);
-  const [saving, setSaving] = useState(false);
   const canEdit = can('editParam');
-
-  const load = useCallback(async () => {
-    try {
-      const p = await api.get<Params>('/service/share/param');
-      setSaved(p);
-      setSingle(p[SINGLE] === 'on');
-      setDays(Number(p[RETENTION]));
-    } catch (e) {
-      toastError(e);
-    }
-  }, [toastError]);
+  const saved = useCall(paramApi.list);
+  const [values, setValues] = useState<Values | null>(null);
+  const update = useAction(paramApi.update, { success: false, invalidates: [paramApi.list] });
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (saved.data) setValues(saved.data);
+  }, [saved.data]);
 
-  const validDays = days !== null && Number.isInteger(days) && days >= 1 && days <= 3650;
-  const changes: [string, string][] = [];
-  if (saved) {
-    if ((single ? 'on' : 'off') !== saved[SINGLE]) changes.push([SINGLE, single ? 'on' : 'off']);
-    if (validDays && String(days) !== saved[RETENTION]) changes.push([RETENTION, String(days)]);
-  }
+  const valid = (k: ParamKey) => !!values && PARAMS[k].valid(values[k]);
+  const changes = values && saved.data ? (Object.keys(PARAMS) as ParamKey[]).filter((k) => values[k] !== saved.data[k]) : [];
+  const allValid = (Object.keys(PARAMS) as ParamKey[]).every(valid);
+  const set = (k: ParamKey, v: string) => setValues((cur) => (cur ? { ...cur, [k]: v } : cur));
 
   const save = async () => {
-    setSaving(true);
-    try {
-      for (const [key, value] of changes) await api.put('/service/param/update', { key, value });
-      void message.success(t('saved'));
-      await load();
-    } catch (e) {
-      toastError(e);
-    } finally {
-      setSaving(false);
-    }
+    if (!values) return;
+    for (const key of changes) if ((await update.run({ body: { key, value: values[key] } })) === undefined) return;
+    void message.success(t('saved'));
   };
 
   return (
     <PageCard title={t('title')}>
-      {!saved ? (
+      {!values ? (
         <Skeleton active />
       ) : (
-        <Space direction="vertical" size="large" style={{ maxWidth: 720, width: '100%' }}>
-          <Descriptions column={1} bordered size="middle" styles={{ label: { width: 240 } }}>
+        <Space direction="vertical" size="large" style={{ maxWidth: 760, width: '100%' }}>
+          <Descriptions column={1} bordered size="middle" styles={{ label: { width: 260 } }}>
             <Descriptions.Item label={t('singleSession.label')}>
               <Space direction="vertical" size={4}>
                 <Switch
-                  checked={single}
+                  checked={values.single_session === 'on'}
                   disabled={!canEdit}
-                  onChange={setSingle}
+                  onChange={(on) => set('single_session', on ? 'on' : 'off')}
                   checkedChildren={t('on')}
                   unCheckedChildren={t('off')}
                   data-testid="param-single-session"
@@ -85,30 +62,32 @@ export default function ParamPage() {
                 <Typography.Text type="secondary">{t('singleSession.hint')}</Typography.Text>
               </Space>
             </Descriptions.Item>
-            <Descriptions.Item label={t('retention.label')}>
-              <Space direction="vertical" size={4}>
-                <Space>
-                  <InputNumber
-                    precision={0}
-                    value={days}
-                    disabled={!canEdit}
-                    onChange={(v) => setDays(v)}
-                    status={validDays ? undefined : 'error'}
-                    style={{ width: 140 }}
-                    data-testid="param-retention"
-                  />
-                  <span>{t('retention.unit')}</span>
+            {DAYS.map((k) => (
+              <Descriptions.Item key={k} label={t(`days.${k}.label`)}>
+                <Space direction="vertical" size={4}>
+                  <Space>
+                    <InputNumber
+                      precision={0}
+                      value={values[k] === '' ? null : Number(values[k])}
+                      disabled={!canEdit}
+                      onChange={(v) => set(k, v === null ? '' : String(v))}
+                      status={valid(k) ? undefined : 'error'}
+                      style={{ width: 140 }}
+                      data-testid={`param-${k}`}
+                    />
+                    <span>{t('unit')}</span>
+                  </Space>
+                  <Typography.Text type={valid(k) ? 'secondary' : 'danger'}>{valid(k) ? t(`days.${k}.hint`) : translate(PARAMS[k].error, currentLang())}</Typography.Text>
                 </Space>
-                <Typography.Text type={validDays ? 'secondary' : 'danger'}>{validDays ? t('retention.hint') : t('retention.invalid')}</Typography.Text>
-              </Space>
-            </Descriptions.Item>
+              </Descriptions.Item>
+            ))}
           </Descriptions>
           {canEdit && (
             <Space>
-              <Button type="primary" onClick={save} loading={saving} disabled={!changes.length || !validDays} data-testid="param-save">
+              <Button type="primary" onClick={() => void save()} loading={update.busy} disabled={!changes.length || !allValid} data-testid="param-save">
                 {t('save')}
               </Button>
-              <Button onClick={() => void load()} disabled={saving}>
+              <Button onClick={() => saved.data && setValues(saved.data)} disabled={update.busy}>
                 {t('reset')}
               </Button>
             </Space>

@@ -2,7 +2,8 @@ import { useEffect, useMemo } from 'react';
 import { App, Col, Form, Input, InputNumber, Row, Select, Switch, TreeSelect, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ALL_FUNCS, resourceBody } from '@coldwatch/contract';
-import { api } from '../../api/client';
+import { resourceApi } from '@coldwatch/contract';
+import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { useMenuTitle } from '../account/shared';
 import { MENU_CODE_FIELDS, rules, serverFieldErrors, zodRule } from './formRules';
@@ -80,10 +81,10 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
         sort: v.sort ?? 0,
       };
       if (editing) {
-        await api.put('/service/resource/update', { ...body, id: editing.id });
+        await call(resourceApi.update, { body: { ...body, id: editing.id } });
         void message.success(t('msg.updated'));
       } else {
-        await api.post('/service/resource/add', body);
+        await call(resourceApi.add, { body });
         void message.success(t('msg.added'));
       }
       onDone();

@@ -7,33 +7,31 @@ import { useMemo, useState } from 'react';
 import { App, Button, Result, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth';
-import { api } from '../../api/client';
+import { resourceApi } from '@coldwatch/contract';
+import { idList } from '../../api/call';
+import { useAction, useCall } from '../../api/hooks';
 import { errorMessage } from '../../app/errors';
-import { PageCard, useApiErrorToast } from '../../ui';
+import { PageCard } from '../../ui';
 import { useMenuTitle } from '../account/shared';
 import { ResourceDialog } from './ResourceDialog';
-import { normaliseResource, type ResourceNode } from './resourceTypes';
+import { forTable, type ResourceNode } from './resourceTypes';
 
 const ROOT_USER_ID = 1;
 
 export default function ResourcePage() {
   const { t } = useTranslation('resource');
   const { user, can } = useAuth();
-  const { message, modal } = App.useApp();
-  const toastError = useApiErrorToast();
+  const { modal } = App.useApp();
   const menuTitle = useMenuTitle();
   const isRoot = user?.id === ROOT_USER_ID;
   const [editing, setEditing] = useState<{ node?: ResourceNode; parentId: number | null } | null>(null);
   const [expanded, setExpanded] = useState<number[] | null>(null);
 
-  const tree = useQuery({
-    queryKey: ['resource', 'tree'],
-    enabled: isRoot,
-    queryFn: async () => ((await api.get<unknown[]>('/service/resource/tree')) ?? []).map(normaliseResource),
-  });
+  const answer = useCall(resourceApi.tree, undefined, { enabled: isRoot });
+  const tree = { ...answer, data: useMemo(() => (answer.data ? forTable(answer.data) : undefined), [answer.data]) };
+  const del = useAction(resourceApi.del, { success: t('msg.deleted'), onDone: () => void answer.refetch() });
   const allIds = useMemo(() => {
     const out: number[] = [];
     const walk = (ns: ResourceNode[]) => ns.forEach((n) => n.children?.length && (out.push(n.id), walk(n.children)));
@@ -50,15 +48,7 @@ export default function ResourcePage() {
       okText: t('confirm.ok'),
       okButtonProps: { danger: true },
       cancelText: t('confirm.cancel'),
-      onOk: async () => {
-        try {
-          await api.del('/service/resource/del', { ids: String(n.id) });
-          void message.success(t('msg.deleted'));
-          void tree.refetch();
-        } catch (e) {
-          toastError(e);
-        }
-      },
+      onOk: () => del.run({ query: { ids: idList([n.id]) } }),
     });
 
   const columns: ColumnsType<ResourceNode> = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../api/client';
-import { AREA_CODE, CONTACT_PHONE, CUSTOMER_CODE, CUSTOMER_CODE_FIELDS, EMAIL, PHONE, cleanBody, codeField, fieldErrors, ruleMessage, zodRule } from './formRules';
+import { AREA_CODE, CONTACT_PHONE, CUSTOMER_CODE, CUSTOMER_CODE_FIELDS, EMAIL, PHONE, codeField, fieldErrors, ruleMessage, zodRule } from './formRules';
 
 const t = ((k: string, o?: any) => (o?.max ? `${k}:${o.max}` : k === 'rule.nope' ? (o?.defaultValue ?? k) : k)) as any;
 
@@ -53,6 +53,3 @@ describe('zod rules', () => {
   });
 });
 
-it('cleans bodies', () => {
-  expect(cleanBody({ a: ' x ', b: '  ', c: 1 })).toEqual({ a: 'x', b: undefined, c: 1 });
-});

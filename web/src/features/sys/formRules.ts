@@ -69,22 +69,8 @@ export const USER_CODE_FIELDS: Record<number, string> = { 412: 'email', 414: 'st
 export const ROLE_CODE_FIELDS: Record<number, string> = { 409: 'name', 413: 'resourceIds', 415: 'proxyCustomerIds' };
 export const MENU_CODE_FIELDS: Record<number, string> = { 407: 'name', 408: 'code' };
 
-/** Trims strings and turns blank optional strings into undefined. */
-export function cleanBody<T extends Record<string, unknown>>(v: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (typeof x === 'string') {
-      const s = x.trim();
-      out[k] = s === '' ? undefined : s;
-    } else out[k] = x;
-  }
-  return out as T;
-}
-
 /** Server rows may carry numeric strings; ids become numbers. */
 export const toId = (v: unknown): number | undefined => (v === null || v === undefined || v === '' ? undefined : Number(v));
-export const toIds = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isFinite(n)) : []);
-
 /** A zod-like schema (contract rules): only safeParse is used. */
 interface Parser {
   safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } };
@@ -102,6 +88,16 @@ export function zodRule(schema: Parser, t: TFunction, opts: { optional?: boolean
       const res = schema.safeParse(typeof value === 'string' ? value : (value ?? undefined));
       if (res.success) return;
       throw new Error(ruleMessage(res.error?.issues[0]?.message ?? '', t));
+    },
+  };
+}
+
+/** A contract rule as an antd validator with the page's own message (empty values pass: `required` is its own rule). */
+export function matches(schema: Parser, message: string): Rule {
+  return {
+    validator: async (_r, value) => {
+      if (value === undefined || value === null || value === '') return;
+      if (!schema.safeParse(value).success) throw new Error(message);
     },
   };
 }

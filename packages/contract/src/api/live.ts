@@ -1,0 +1,40 @@
+/**
+ * The events of the live stream (`GET /service/live/stream`, Server-Sent Events): each is
+ * `event: <type>` with `data: <json>` of the shapes below, for the caller's scope only.
+ */
+
+/** A sensor's latest values after a commit of readings. */
+export interface LiveReading {
+  customerId: number;
+  sensorId: number;
+  devNo: string;
+  carrierId: number | null;
+  ts: number;
+  temp?: number | null;
+  hum?: number | null;
+  volt?: number | null;
+  rssi?: number | null;
+  lqi?: number | null;
+  gas?: number | null;
+  door?: number | null;
+}
+
+/** An exception opened (ongoing) or ended. */
+export interface ExceptionEvent {
+  customerId: number;
+  exceptionId: number;
+  carrierId: number | null;
+  sensorId: number | null;
+  category: string;
+  ongoing: boolean;
+}
+
+/** A device went online, offline or was stopped. */
+export interface DeviceStatusEvent {
+  customerId: number;
+  kind: 'gateway' | 'sensor';
+  id: number;
+  status: number;
+}
+
+export type LiveEvent = { type: 'reading'; data: LiveReading } | { type: 'exception'; data: ExceptionEvent } | { type: 'deviceStatus'; data: DeviceStatusEvent };

@@ -1,0 +1,66 @@
+/**
+ * Formatting shared by every page: times in the customer's zone, values and zones, and the
+ * colour of a value against its zone (spec §9: above max orange, below min blue).
+ */
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(utc);
+
+export type RangeState = 'high' | 'low' | 'ok' | 'none';
+
+/** Where a value lies against its zone: spec §9 colours above max orange, below min blue. */
+export function rangeState(value: number | null | undefined, min: number | null | undefined, max: number | null | undefined): RangeState {
+  if (value === null || value === undefined || Number.isNaN(value)) return 'none';
+  if (max !== null && max !== undefined && value > max) return 'high';
+  if (min !== null && min !== undefined && value < min) return 'low';
+  return 'ok';
+}
+
+export const RANGE_COLORS: Record<RangeState, string> = {
+  high: '#fa8c16', // orange
+  low: '#1677ff', // blue
+  ok: '#389e0d', // green
+  none: '#8c8c8c',
+};
+
+/**
+ * Format a UTC ms time in a fixed offset ("+08:00", "-05:30"); without an offset, in the
+ * browser's zone.
+ */
+export function formatInZone(ts: number | null | undefined, offset?: string | null, fmt = 'YYYY-MM-DD HH:mm:ss'): string {
+  if (ts === null || ts === undefined) return '';
+  const minutes = offsetMinutes(offset);
+  if (minutes === null) return dayjs(ts).format(fmt);
+  return dayjs(ts).utcOffset(minutes).format(fmt);
+}
+
+/** "+08:00" → 480, "-05:30" → -330; null when absent or malformed. */
+export function offsetMinutes(offset?: string | null): number | null {
+  const m = offset ? /^([+-])(\d{2}):?(\d{2})$/.exec(offset) : null;
+  if (!m) return null;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+}
+
+/**
+ * Date pickers work in the browser's zone. To let the user pick in the customer's zone, a
+ * picker shows a "wall clock" dayjs whose local fields equal the time in that zone:
+ * toWall(ts) for the picker's value, fromWall(picked) for the instant it means.
+ */
+export function toWall(ts: number, offset?: string | null): dayjs.Dayjs {
+  const minutes = offsetMinutes(offset);
+  if (minutes === null) return dayjs(ts);
+  return dayjs(dayjs(ts).utcOffset(minutes).format('YYYY-MM-DDTHH:mm:ss.SSS'));
+}
+
+export function fromWall(d: dayjs.Dayjs, offset?: string | null): number {
+  const minutes = offsetMinutes(offset);
+  if (minutes === null) return d.valueOf();
+  return Date.UTC(d.year(), d.month(), d.date(), d.hour(), d.minute(), d.second(), d.millisecond()) - minutes * 60_000;
+}
+
+/** Value text with one decimal, '--' when missing. */
+export const fmtValue = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '--' : v.toFixed(digits));
+
+/** Zone text like "2.0 ~ 8.0", with open ends shown as "--". */
+export const fmtZone = (min: number | null, max: number | null) => (min === null && max === null ? '' : `${fmtValue(min)} ~ ${fmtValue(max)}`);
