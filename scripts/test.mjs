@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every test of the repo, one suite after another: the server (PGlite, or the
-// PostgreSQL named by DATABASE_URL), the web app, and the end-to-end suite in real
-// Chromium against the built app. Exits non-zero when anything failed, and prints as its
+// `npm test`: every check of the repo, one after another: the type check of every workspace
+// (`npm run typecheck`), ESLint (`npm run lint`), the server tests (PGlite, or the PostgreSQL
+// named by DATABASE_URL), the web app's, and the end-to-end suite in real Chromium against
+// the built app. Exits non-zero when anything failed, and prints as its
 // very last line `N passed, N failed` (the CI reads it).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -54,12 +55,26 @@ function summarise(name, file, exitCode) {
   return { name, passed, failed, exitCode };
 }
 
+/** An npm script as one step: passed when it exits 0 (a failure counts as one failed check). */
+function runScript(name, script) {
+  console.log(`\n=== ${name}: npm run ${script} ===\n`);
+  return new Promise((resolve) => {
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script], { cwd: root, stdio: 'inherit', env: process.env });
+    child.on('exit', (code, signal) => {
+      const exitCode = code ?? (signal ? 1 : 0);
+      resolve({ name, passed: exitCode === 0 ? 1 : 0, failed: exitCode === 0 ? 0 : 1, exitCode });
+    });
+  });
+}
+
 const results = [];
 const skipped = [];
 
 const db = process.env.DATABASE_URL ? `PostgreSQL at ${process.env.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@')}` : 'PGlite';
 console.log(`Coldwatch tests; database: ${db}`);
 
+results.push(await runScript('types', 'typecheck'));
+results.push(await runScript('lint', 'lint'));
 results.push(await runVitest('server', path.join(root, 'server')));
 results.push(await runVitest('web', path.join(root, 'web')));
 

@@ -16,7 +16,7 @@ import { prepareDb } from '../../server/src/platform/db/prepare.js';
 import { Bus } from '../../server/src/platform/events.js';
 import type { AppDeps } from '../../server/src/deps.js';
 import type { Db } from '../../server/src/platform/db/client.js';
-import { generateGatewaySecret, hashGatewaySecret, IngestService, startIngest } from '../../server/src/ingest/index.js';
+import { generateGatewaySecret, hashGatewaySecret, startIngest } from '../../server/src/ingest/index.js';
 import { openBenchDb } from './db.js';
 
 const K = Number(process.env.BENCH_READINGS ?? 200_000);

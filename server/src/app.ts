@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
+import { sql } from 'kysely';
+import { system } from './platform/db/kysely.js';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
@@ -35,7 +37,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => {
-    await deps.db.query('SELECT 1');
+    await sql`SELECT 1`.execute(system(deps.db));
     return { ok: true };
   });
 

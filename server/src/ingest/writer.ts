@@ -204,7 +204,10 @@ export class ReadingWriter {
           if (!cur || cur.r.ts < it.r.ts) newestPerSensor.set(it.sensor.id, it);
           const s = span.get(it.sensor.id);
           if (!s) span.set(it.sensor.id, { customerId: it.sensor.customerId, min: it.r.ts, max: it.r.ts });
-          else ((s.min = Math.min(s.min, it.r.ts)), (s.max = Math.max(s.max, it.r.ts)));
+          else {
+            s.min = Math.min(s.min, it.r.ts);
+            s.max = Math.max(s.max, it.r.ts);
+          }
         } else it.msg.result.duplicates++;
       }
       const updated = newestPerSensor.size ? await updateSensors(q, [...newestPerSensor.values()]) : [];

@@ -63,7 +63,7 @@ export function useAuth(): Auth {
     initialData: readStoredPageInfo,
     staleTime: Infinity,
   });
-  const auths = data?.auths ?? {};
+  const auths = useMemo(() => data?.auths ?? {}, [data]);
   const can = useCallback((...codes: string[]) => holdsAll(auths, codes), [auths]);
   return useMemo(
     () => ({

@@ -75,7 +75,7 @@ export default function HistoryDataPage() {
 
   const q = useCall(historyApi.history, { query: { deviceNo, start, end, maxPoints } }, { enabled: !!deviceNo && maxPoints > 0, placeholderData: keepPreviousData });
 
-  const points = q.data?.points ?? [];
+  const points = useMemo(() => q.data?.points ?? [], [q.data]);
   const zone = q.data?.zone ?? NO_ZONE;
   const withHum = (q.data ? sensorMeasuresHumidity(q.data.type) : false) || hasHumidity(points);
   const tempStats = useMemo(() => seriesStats(points, 'temp'), [points]);

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Empty, Modal, Spin, Tree, type TreeDataNode } from 'antd';
+import { Alert, Button, Empty, Modal, Spin, Tree, type TreeDataNode } from 'antd';
 import { CloseOutlined, HolderOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
@@ -20,7 +20,6 @@ import { nextChosen } from './logic';
 export function ShortcutDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('shortcut');
   const label = useMenuLabel();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const tree = useCall(shortcutApi.menu, undefined, { enabled: open, staleTime: 0 });
   const pruned = useMemo(() => pruneTree(tree.data ?? [], IMPLEMENTED), [tree.data]);
