@@ -1,4 +1,4 @@
-import type { Db } from '../platform/db/client.js';
+import type { Db, Queryable } from '../platform/db/client.js';
 
 /*
  * Rollups of readings (docs/jobs.md "Rollups"): per sensor, 5-minute and hourly buckets with
@@ -78,6 +78,20 @@ export async function rollupPass(db: Db, limit = 2000): Promise<number> {
     );
     return taken.length;
   });
+}
+
+/**
+ * Marks every 5-minute bucket of a sensor's readings between from and to (UTC ms) for the
+ * rollup job: for readings written outside the ingest writer (the demo's seeded history).
+ */
+export async function markForRollup(q: Queryable, sensorId: number, from: number, to: number) {
+  await q.query(
+    `INSERT INTO rollup_pending (sensor_id, bucket)
+     SELECT DISTINCT sensor_id, to_timestamp(floor(extract(epoch from ts) / 300) * 300) FROM reading
+      WHERE sensor_id = $1 AND ts >= to_timestamp($2 / 1000.0) AND ts <= to_timestamp($3 / 1000.0)
+     ON CONFLICT DO NOTHING`,
+    [sensorId, from, to],
+  );
 }
 
 /** Runs passes until nothing is pending; answers the buckets rolled up. */

@@ -29,11 +29,11 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
   runner.register(JOB.presence, {
     everyS: 30,
     leaseMs: 60_000,
-    run: async () => `${await markSilentDevices(db, bus)} devices went offline`,
+    run: async () => ({ offline: await markSilentDevices(db, bus) }),
   });
   runner.register(JOB.rollup, {
     everyS: 30,
-    run: async () => `${await rollupAll(db)} five-minute buckets rolled up`,
+    run: async () => ({ buckets: await rollupAll(db) }),
   });
   runner.register(JOB.retention, { everyS: 3600, leaseMs: 30 * 60_000, run: () => enforceRetention(db) });
   const alarm = opts.alarm;
@@ -49,7 +49,7 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
           .groupBy('status')
           .execute();
         const of = (st: number) => rows.find((r) => r.status === st)?.n ?? 0;
-        return `notices waiting ${of(NOTICE_STATUS.pending)}, failed for good ${of(NOTICE_STATUS.failed)}`;
+        return { waiting: of(NOTICE_STATUS.pending), failed: of(NOTICE_STATUS.failed) };
       },
     });
   }

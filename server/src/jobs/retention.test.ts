@@ -45,7 +45,7 @@ describe('retention job', () => {
     await t.db.query(`INSERT INTO job (name, state, finished_at) VALUES ('x', 'done', $1), ('x', 'done', $2)`, [new Date(NOW - 2 * DAY), new Date(NOW - 3_600_000)]);
 
     const summary = await enforceRetention(t.db, NOW);
-    expect(summary).toContain('reading_2026_08');
+    expect(summary).toMatchObject({ readings: 1, partitions: 'reading_2026_08', rollups: 2, logs: 1, files: 1, cache: 1 });
     expect(await partitions()).not.toContain('reading_2026_08');
     expect(await partitions()).toContain('reading_2026_09');
     const left = (await t.db.query<{ ts: Date }>('SELECT ts FROM reading WHERE sensor_id = $1 AND ts = ANY($2::timestamptz[]) ORDER BY ts', [a.sensorId, times.map((x) => new Date(x))])).map((r) => r.ts.getTime());
@@ -57,6 +57,6 @@ describe('retention job', () => {
   });
 
   it('a second run finds nothing more to remove', async () => {
-    expect(await enforceRetention(t.db, NOW)).toBe('readings 0, rollups 0, logs 0, export files 0, cache 0');
+    expect(await enforceRetention(t.db, NOW)).toEqual({ readings: 0, partitions: '-', rollups: 0, logs: 0, files: 0, cache: 0 });
   });
 });

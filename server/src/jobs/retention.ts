@@ -13,9 +13,9 @@ const DAY_MS = 86_400_000;
  * - logs (`log_retention_days`): the system log and the ingest reject log;
  * - export files (`export_retention_days`): stored files of kind 'export';
  * - cache (`cache_retention_days`): expired captchas, login QR keys and sessions, finished job runs.
- * Answers what it removed, for /sys/scheduled.
+ * Answers what it removed (rows, and the partitions dropped), for /sys/scheduled.
  */
-export async function enforceRetention(db: Db, now = Date.now()): Promise<string> {
+export async function enforceRetention(db: Db, now = Date.now()) {
   const days = async (key: Parameters<typeof param>[1]) => Number(await param(db, key));
   const k = crossTenant(db, 'retention applies to every customer\'s old rows');
   const n = (r: { numDeletedRows: bigint }[]) => r.reduce((a, x) => a + Number(x.numDeletedRows), 0);
@@ -42,6 +42,5 @@ export async function enforceRetention(db: Db, now = Date.now()): Promise<string
     n(await k.deleteFrom('user_session').where('expires_at', '<', nowTs).execute()) +
     n(await k.deleteFrom('job').where('state', 'in', ['done', 'failed']).where('finished_at', '<', cacheBefore).execute());
 
-  const parts = dropped.length ? ` (partitions ${dropped.join(', ')} dropped)` : '';
-  return `readings ${readings}${parts}, rollups ${rollups}, logs ${logs}, export files ${files}, cache ${cache}`;
+  return { readings, partitions: dropped.join(', ') || '-', rollups, logs, files, cache };
 }

@@ -10,7 +10,10 @@ export const scheduledJob = z.object({
   lastRunAt: ms.nullable(),
   /** done | failed | retrying; null before the first run. */
   lastState: z.string().nullable(),
-  lastResult: z.string(),
+  /** What the last successful run did, as figures the page puts into its own sentence (`{ buckets: 12 }`). */
+  lastFigures: z.record(z.string(), z.union([z.number(), z.string()])).nullable(),
+  /** The error of the last failed try ('' after a success). */
+  lastError: z.string(),
   lastMs: z.number().int().nullable(),
   nextRunAt: ms,
   /** A run is going on now. */

@@ -28,11 +28,9 @@ async function liveLimit(q: Queryable, scope: Scope): Promise<LiveLimit | null> 
   if (scope.sceneIds === null) return null;
   const k = scoped(q, scope);
   const carriers = k.selectFrom('carrier').select('id').where('scene_id', 'in', scope.sceneIds);
-  const [c, s, g] = await Promise.all([
-    carriers.execute(),
-    k.selectFrom('sensor').select('id').where('carrier_id', 'in', carriers).execute(),
-    k.selectFrom('gateway').select('id').where('carrier_id', 'in', carriers).execute(),
-  ]);
+  const c = await carriers.execute();
+  const s = await k.selectFrom('sensor').select('id').where('carrier_id', 'in', carriers).execute();
+  const g = await k.selectFrom('gateway').select('id').where('carrier_id', 'in', carriers).execute();
   const ids = (rows: { id: number }[]) => new Set(rows.map((r) => r.id));
   return { carriers: ids(c), sensors: ids(s), gateways: ids(g) };
 }

@@ -74,12 +74,11 @@ export async function detail(q: Queryable, scope: Scope, id: number): Promise<Ro
   const k = scoped(q, scope);
   const row: RoleRow | undefined = await roleSelect(k).where('r.id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  const [funcs, resources, proxies, scenes] = await Promise.all([
-    k.selectFrom('role_func').select('func').where('role_id', '=', id).orderBy('func').execute(),
-    k.selectFrom('role_resource').select('resource_id').where('role_id', '=', id).orderBy('resource_id').execute(),
-    k.selectFrom('role_proxy_customer').select('governed_id').where('role_id', '=', id).orderBy('governed_id').execute(),
-    k.selectFrom('role_scene').select('scene_id').where('role_id', '=', id).orderBy('scene_id').execute(),
-  ]);
+  // One after another: q may be a transaction's single connection.
+  const funcs = await k.selectFrom('role_func').select('func').where('role_id', '=', id).orderBy('func').execute();
+  const resources = await k.selectFrom('role_resource').select('resource_id').where('role_id', '=', id).orderBy('resource_id').execute();
+  const proxies = await k.selectFrom('role_proxy_customer').select('governed_id').where('role_id', '=', id).orderBy('governed_id').execute();
+  const scenes = await k.selectFrom('role_scene').select('scene_id').where('role_id', '=', id).orderBy('scene_id').execute();
   return {
     ...row,
     funcs: funcs.map((x) => x.func),

@@ -6,9 +6,9 @@ import { msOf, msOrNull } from '../../platform/db/query.js';
 import { AppError } from '../../platform/http/errors.js';
 
 /** The periodic jobs: their schedule rows with whether a run is going on or waiting. */
-export function list(q: Queryable): Promise<ScheduledJob[]> {
+export async function list(q: Queryable): Promise<ScheduledJob[]> {
   const k = system(q);
-  return k
+  const rows = await k
     .selectFrom('job_schedule as s')
     .select((eb) => {
       const runs = (state: string) => sql<boolean>`EXISTS (${eb.selectFrom('job as j').select('j.id').whereRef('j.name', '=', 's.name').where('j.state', '=', state)})`;
@@ -26,6 +26,17 @@ export function list(q: Queryable): Promise<ScheduledJob[]> {
     })
     .orderBy('s.name')
     .execute();
+  // A success stores the run's figures as JSON, a failure its error text.
+  return rows.map(({ lastResult, ...r }) => (r.lastState === 'done' ? { ...r, lastFigures: figures(lastResult), lastError: '' } : { ...r, lastFigures: null, lastError: lastResult }));
+}
+
+function figures(json: string): ScheduledJob['lastFigures'] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, number | string>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Queues a manual run of a scheduled job; at most one manual run waits at a time. */

@@ -21,15 +21,15 @@ const runnable = () => db.query('UPDATE job SET run_at = now() WHERE state = $1'
 
 describe('job runner', () => {
   it('a run queued before a restart is done by the next process', async () => {
-    const first = new JobRunner(db, quiet, 60_000).register('persist', { run: async () => 'never here' });
+    const first = new JobRunner(db, quiet, 60_000).register('persist', { run: async () => ({ never: 'here' }) });
     const { queued } = await first.runNow('persist');
     expect(queued).toBe(true);
     await first.stop(); // stopped before its loop claimed the run: the row waits in the table
     const [{ id }] = await db.query<{ id: number }>(`SELECT id FROM job WHERE name = 'persist'`);
     let ran = 0;
-    const second = new JobRunner(db, quiet, 60_000).register('persist', { run: async () => `ran ${++ran}` });
+    const second = new JobRunner(db, quiet, 60_000).register('persist', { run: async () => ({ ran: ++ran }) });
     await second.kick();
-    expect(await row(id)).toMatchObject({ state: 'done', attempts: 1, result: 'ran 1' });
+    expect(await row(id)).toMatchObject({ state: 'done', attempts: 1, result: '{"ran":1}' });
     await second.stop();
   });
 
@@ -63,7 +63,7 @@ describe('job runner', () => {
 
   it('a schedule fires once per interval across two replicas, and records its last run', async () => {
     let runs = 0;
-    const spec = { everyS: 3600, run: async () => `run ${++runs}` };
+    const spec = { everyS: 3600, run: async () => ({ run: ++runs }) };
     const a = new JobRunner(db, quiet, 60_000).register('hourly', spec);
     const b = new JobRunner(db, quiet, 60_000).register('hourly', spec);
     await a.start();
@@ -72,7 +72,7 @@ describe('job runner', () => {
     await Promise.all([a.kick(), b.kick()]);
     expect(runs).toBe(1);
     const s = await db.one<{ last_state: string; last_result: string; next_run_at: Date }>(`SELECT last_state, last_result, next_run_at FROM job_schedule WHERE name = 'hourly'`);
-    expect(s).toMatchObject({ last_state: 'done', last_result: 'run 1' });
+    expect(s).toMatchObject({ last_state: 'done', last_result: '{"run":1}' });
     expect(s!.next_run_at.getTime()).toBeGreaterThan(Date.now() + 3500_000);
     // Due again: one more run, not two.
     await db.query(`UPDATE job_schedule SET next_run_at = now() WHERE name = 'hourly'`);
@@ -85,7 +85,7 @@ describe('job runner', () => {
   it('a run whose runner died (lease ran out) is taken over; a live lease is not', async () => {
     await db.query(`INSERT INTO job (name, state, attempts, lease_until, started_at) VALUES ('orphan', 'running', 1, now() + interval '1 hour', now())`);
     let ran = 0;
-    const r = new JobRunner(db, quiet, 60_000).register('orphan', { run: async () => `taken over ${++ran}` });
+    const r = new JobRunner(db, quiet, 60_000).register('orphan', { run: async () => ({ takenOver: ++ran }) });
     await r.kick();
     expect(ran).toBe(0);
     await db.query(`UPDATE job SET lease_until = now() - interval '1 second' WHERE name = 'orphan'`);

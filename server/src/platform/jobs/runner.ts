@@ -15,9 +15,14 @@ export interface JobSpec {
   maxAttempts?: number;
   /** A run still going after this is taken to be dead (its process died) and is run again. Default 10 min. */
   leaseMs?: number;
-  /** Answers a one-line summary of what the run did (shown on /sys/scheduled). */
-  run: (payload: Record<string, unknown>) => Promise<string>;
+  /**
+   * Answers the run's figures (`{ buckets: 12 }`), stored as JSON and shown on /sys/scheduled
+   * in the reader's language (the web catalogue's `figures.<job name>`).
+   */
+  run: (payload: Record<string, unknown>) => Promise<JobFigures>;
 }
+
+export type JobFigures = Record<string, number | string>;
 
 export interface JobLog {
   info(obj: object, msg?: string): void;
@@ -154,7 +159,7 @@ export class JobRunner {
     let state: 'done' | 'failed' | 'queued';
     let result: string;
     try {
-      result = (await this.specs.get(job.name)!.run(job.payload ?? {})).slice(0, 500);
+      result = JSON.stringify(await this.specs.get(job.name)!.run(job.payload ?? {})).slice(0, 2000);
       state = 'done';
     } catch (err) {
       result = (err instanceof Error ? err.message : String(err)).slice(0, 500);

@@ -8,6 +8,7 @@ import { verifyGatewaySecret } from '../../ingest/secret.js';
 import { startAlarm } from '../../alarm/index.js';
 import { CARRIERS, FEED_GATEWAY, demoGateways, seedDemo } from './demo.js';
 import { generateSeries, seedOf } from './history.js';
+import { rollupAll } from '../../ingest/rollup.js';
 
 describe('demo seed', () => {
   let db: Db;
@@ -69,6 +70,14 @@ describe('demo seed', () => {
       const row = await db.one<{ secret_hash: string }>(`SELECT secret_hash FROM gateway WHERE sn = $1`, [g.sn]);
       expect(verifyGatewaySecret(row!.secret_hash, g.secret)).toBe(true);
     }
+  });
+
+  it('queues the seeded history for the rollups, which then cover every reading', async () => {
+    expect((await db.one<{ n: number }>('SELECT count(*)::int AS n FROM rollup_pending'))!.n).toBeGreaterThan(1000);
+    await rollupAll(db);
+    const raw = (await db.one<{ n: number }>('SELECT count(*)::int AS n FROM reading'))!.n;
+    expect((await db.one<{ n: number }>('SELECT sum(n)::int AS n FROM reading_5m'))!.n).toBe(raw);
+    expect((await db.one<{ n: number }>('SELECT sum(n)::int AS n FROM reading_1h'))!.n).toBe(raw);
   });
 
   it('is idempotent: a second run changes nothing', async () => {

@@ -2,6 +2,7 @@ import type { SensorType } from '@coldwatch/contract';
 import type { Db, Queryable } from '../db/client.js';
 import { ensureRoot, createCustomerWithAdmin } from './root.js';
 import { generateSeries, seedOf, type SensorProfile } from './history.js';
+import { markForRollup } from '../../ingest/rollup.js';
 import { generateGatewaySecret, hashGatewaySecret } from '../../ingest/secret.js';
 import { Partitions } from '../../ingest/partitions.js';
 
@@ -279,6 +280,8 @@ async function backfill(q: Queryable, customerId: number, sensorId: number, s: S
     );
   }
   const last = n - 1;
+  // Written here, not by the ingest writer: the rollups learn of these buckets explicitly.
+  await markForRollup(q, sensorId, series.ts[0], series.ts[last]);
   await q.query(
     `UPDATE sensor SET status = 1, last_ts = to_timestamp($2 / 1000.0), last_temp = $3, last_hum = $4, last_volt = $5, last_rssi = $6, last_lqi = $7 WHERE id = $1`,
     [sensorId, series.ts[last], series.temp[last], humidity ? series.hum[last] : null, series.volt[last], series.rssi[last], series.lqi[last]],

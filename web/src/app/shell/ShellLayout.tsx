@@ -20,13 +20,17 @@ import './shell.css';
 
 export const SIDER_WIDTH = 210;
 export const SIDER_COLLAPSED = 65;
+/** Below antd's `md` breakpoint (768 px) the menu overlays the page. */
+const NARROW_QUERY = '(max-width: 767.98px)';
 
 /** The common layout of spec §2: left menu, header with tabs, language, user menu; footer. */
 export function ShellLayout() {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
-  const [collapsed, setCollapsed] = useState(() => session.get<boolean>('siderCollapsed') ?? false);
+  // On a phone the menu is hidden and opens over the page; on a wider screen it folds to icons.
+  const [narrow, setNarrow] = useState(() => window.matchMedia?.(NARROW_QUERY).matches ?? false);
+  const [collapsed, setCollapsed] = useState(() => narrow || (session.get<boolean>('siderCollapsed') ?? false));
   const [tabs, dispatch] = useReducer(tabsReducer, undefined, () => normalizeTabs(session.get<Tab[]>(SESSION_KEYS.tabs) ?? []));
 
   const { can, isRoot, menu } = useAuth();
@@ -47,7 +51,13 @@ export function ShellLayout() {
   useEffect(() => {
     document.title = page ? `${t(page.titleKey)} - ${t('common:product')}` : t('common:product');
   }, [page, t]);
-  useEffect(() => session.set('siderCollapsed', collapsed), [collapsed]);
+  useEffect(() => {
+    if (!narrow) session.set('siderCollapsed', collapsed);
+  }, [collapsed, narrow]);
+  // On a phone, choosing a page closes the menu that covers it.
+  useEffect(() => {
+    if (narrow) setCollapsed(true);
+  }, [narrow, location.pathname]);
 
   const onAction = (action: TabsAction) => {
     const to = nextPathAfter(tabs, action, activeKey);
@@ -57,7 +67,15 @@ export function ShellLayout() {
 
   return (
     <Layout className="cw-shell">
-      <Layout.Sider className="cw-sider" width={SIDER_WIDTH} collapsedWidth={SIDER_COLLAPSED} collapsed={collapsed} trigger={null}>
+      <Layout.Sider
+        className={narrow ? 'cw-sider is-narrow' : 'cw-sider'}
+        width={SIDER_WIDTH}
+        collapsedWidth={narrow ? 0 : SIDER_COLLAPSED}
+        collapsed={collapsed}
+        breakpoint="md"
+        onBreakpoint={setNarrow}
+        trigger={null}
+      >
         <div className="cw-brand" onClick={() => navigate(HOME_PATH)}>
           <LogoMark size={30} />
           {!collapsed && <span className="cw-brand-name">{t('common:product')}</span>}

@@ -6,7 +6,7 @@
  * values are shown read-only.
  */
 import { useEffect, useState } from 'react';
-import { App, Button, Descriptions, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
+import { App, Button, Descriptions, Grid, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PARAMS, paramApi, translate, type ParamKey } from '@coldwatch/contract';
 import { currentLang } from '../../app/i18n';
@@ -23,6 +23,8 @@ export default function ParamPage() {
   const { can } = useAuth();
   const { message } = App.useApp();
   const canEdit = can('editParam');
+  // On a phone the labels go above the values: two columns do not fit 390 px.
+  const wide = Grid.useBreakpoint().md ?? true;
   const saved = useCall(paramApi.list);
   const [values, setValues] = useState<Values | null>(null);
   const update = useAction(paramApi.update, { success: false, invalidates: [paramApi.list] });
@@ -48,7 +50,7 @@ export default function ParamPage() {
         <Skeleton active />
       ) : (
         <Space direction="vertical" size="large" style={{ maxWidth: 760, width: '100%' }}>
-          <Descriptions column={1} bordered size="middle" styles={{ label: { width: 260 } }}>
+          <Descriptions column={1} bordered size="middle" layout={wide ? 'horizontal' : 'vertical'} styles={wide ? { label: { width: 260 } } : undefined}>
             <Descriptions.Item label={t('singleSession.label')}>
               <Space direction="vertical" size={4}>
                 <Switch
@@ -75,7 +77,7 @@ export default function ParamPage() {
                       style={{ width: 140 }}
                       data-testid={`param-${k}`}
                     />
-                    <span>{t('unit')}</span>
+                    <span style={{ whiteSpace: 'nowrap' }}>{t('unit')}</span>
                   </Space>
                   <Typography.Text type={valid(k) ? 'secondary' : 'danger'}>{valid(k) ? t(`days.${k}.hint`) : translate(PARAMS[k].error, currentLang())}</Typography.Text>
                 </Space>

@@ -64,7 +64,8 @@ export default function ScheduledPage() {
         return (
           <div>
             <Badge status={STATE_BADGE[st] ?? 'default'} text={t(`state.${st}`)} />
-            {j.lastResult && <div className="cw-sched-result">{j.lastResult}</div>}
+            {j.lastFigures && <div className="cw-sched-result">{t(`figures.${j.name}`, { ...j.lastFigures, defaultValue: JSON.stringify(j.lastFigures) })}</div>}
+            {j.lastError && <div className="cw-sched-result is-error">{j.lastError}</div>}
           </div>
         );
       },

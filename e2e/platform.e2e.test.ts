@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, shot } from './support/browser.js';
+import { startConsole, type RunningConsole } from './support/console.js';
+
+/**
+ * The platform's jobs as an administrator sees them: /sys opens /sys/scheduled, every periodic
+ * job has run and shows its result, "Run now" runs one; the retention settings on
+ * /sys/paramsetup take the contract's rules; long history spans come from the rollups.
+ */
+let console_: RunningConsole;
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+
+/** The table's loading fade (antd dims it to half while fetching, then fades back) is over. */
+const settled = (p: Page) =>
+  p.waitForFunction(() => [...document.querySelectorAll('.ant-spin-container')].every((e) => getComputedStyle(e).opacity === '1'));
+
+async function call(method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown) {
+  const res = await page.request.fetch(`${console_.url}${path}`, { method, data });
+  return (await res.json()) as { state: { code: number; msg: string }; result: any };
+}
+
+beforeAll(async () => {
+  console_ = await startConsole({ SIMULATOR: '0' });
+  browser = await launch();
+  ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  await ctx.addCookies([{ name: 'lang', value: 'en-US', url: console_.url }]);
+  page = await ctx.newPage();
+  await page.goto(`${console_.url}/login`);
+  await page.getByPlaceholder('Account').fill('admin');
+  await page.getByPlaceholder('Password').fill('admin123');
+  await page.locator('button[type=submit]').click();
+  await page.waitForURL(/\/home/);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await console_?.stop();
+});
+
+describe('scheduled jobs and retention', () => {
+  it('/sys opens the scheduled jobs; each has run once the console is up', async () => {
+    await page.goto(`${console_.url}/sys`);
+    await page.waitForURL(/\/sys\/scheduled/);
+    for (const name of ['Device presence', 'Reading rollups', 'Retention', 'Notice retries']) await page.getByText(name, { exact: true }).waitFor();
+    // The first runs happen at start: the rollups back-filled the demo history.
+    await expect
+      .poll(async () => (await call('GET', '/service/scheduled/list')).result.filter((j: any) => j.lastState === 'done').length, { timeout: 30_000 })
+      .toBe(4);
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await page.getByText(/five-minute buckets rolled up/).waitFor();
+    await settled(page);
+    await shot(page, 'scheduled-en');
+  });
+
+  it('"Run now" runs the retention job again and the page shows its new result', async () => {
+    const before = (await call('GET', '/service/scheduled/list')).result.find((j: any) => j.name === 'retention').lastRunAt;
+    await page.getByTestId('run-retention').click();
+    await page.getByText('Queued: it runs within seconds').waitFor();
+    await expect.poll(async () => (await call('GET', '/service/scheduled/list')).result.find((j: any) => j.name === 'retention').lastRunAt, { timeout: 15_000 }).toBeGreaterThan(before);
+    const log = await call('GET', '/service/syslog/page?iDisplayStart=0&iDisplayLength=5&module=scheduled');
+    expect(log.result.rows[0]).toMatchObject({ method: 'run', result: 1 });
+  });
+
+  it('the retention settings take their rules: a bad value is refused in the page and by the server', async () => {
+    await page.goto(`${console_.url}/sys/paramsetup`);
+    const logs = page.getByTestId('param-log_retention_days');
+    await logs.waitFor();
+    await logs.fill('0');
+    await page.getByText('Retention must be a whole number of days from 1 to 3650').waitFor();
+    expect(await page.getByTestId('param-save').isDisabled()).toBe(true);
+    const refused = await call('PUT', '/service/param/update', { key: 'log_retention_days', value: '0' });
+    expect(refused.state.code).toBe(400);
+    await logs.fill('90');
+    await page.getByTestId('param-save').click();
+    await page.getByText('Parameters saved').waitFor();
+    expect((await call('GET', '/service/share/param')).result.log_retention_days).toBe('90');
+    await shot(page, 'params-en');
+  });
+
+  it('a history span of more than a week is answered from the rollups', async () => {
+    const sensors = await call('GET', '/service/sensor/page?iDisplayStart=0&iDisplayLength=1');
+    const devNo = sensors.result.rows[0].devNo;
+    const end = Date.now();
+    const h = await call('GET', `/service/share/history?deviceNo=${devNo}&start=${end - 20 * 86_400_000}&end=${end}&maxPoints=500`);
+    expect(h.state.code).toBe(200000);
+    expect(['5m', '1h']).toContain(h.result.source);
+    expect(h.result.total).toBeGreaterThan(0);
+    expect(h.result.points.length).toBeLessThanOrEqual(500);
+  });
+
+  it('reads in Chinese and on a phone', async () => {
+    const zh = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', storageState: await ctx.storageState() });
+    await zh.addCookies([{ name: 'lang', value: 'zh-CN', url: console_.url }]);
+    const p = await zh.newPage();
+    await p.goto(`${console_.url}/sys/scheduled`);
+    await p.getByText('读数汇总', { exact: true }).waitFor();
+    await settled(p);
+    await shot(p, 'scheduled-zh');
+    await p.goto(`${console_.url}/sys/paramsetup`);
+    await p.getByText('日志保留').waitFor();
+    await shot(p, 'params-zh');
+    await zh.close();
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', storageState: await ctx.storageState(), isMobile: true });
+    const m = await phone.newPage();
+    await m.goto(`${console_.url}/sys/scheduled`);
+    await m.getByText('Reading rollups', { exact: true }).waitFor();
+    await settled(m);
+    // The menu is folded away on a phone: the page has the whole width.
+    expect(await m.locator('.cw-sider').evaluate((el) => el.getBoundingClientRect().width)).toBe(0);
+    await shot(m, 'scheduled-390');
+    await m.locator('.cw-collapse').click();
+    await m.getByText('Parameters', { exact: true }).click();
+    await m.waitForURL(/\/sys\/paramsetup/);
+    await m.getByTestId('param-log_retention_days').waitFor();
+    await shot(m, 'params-390');
+    await phone.close();
+  });
+});
