@@ -15,7 +15,7 @@ let page: Page;
 
 /** The table's loading fade (antd dims it to half while fetching, then fades back) is over. */
 const settled = (p: Page) =>
-  p.waitForFunction(() => [...document.querySelectorAll('.ant-spin-container')].every((e) => getComputedStyle(e).opacity === '1'));
+  p.waitForFunction(() => Array.from(document.querySelectorAll('.ant-spin-container')).every((e) => getComputedStyle(e).opacity === '1'));
 
 async function call(method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown) {
   const res = await page.request.fetch(`${console_.url}${path}`, { method, data });

@@ -18,7 +18,6 @@ import { openBenchDb } from '../ingest/db.js';
 
 const SENSORS = Number(process.env.BENCH_SENSORS ?? 20);
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);
-const MIN = 60_000;
 
 const bench = await openBenchDb();
 const { db } = bench;
