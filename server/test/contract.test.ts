@@ -47,3 +47,48 @@ describe('the response contract', () => {
     expect(schema.properties.result.properties.rows.items.properties).toHaveProperty('sensorCount');
   });
 });
+
+describe('bad input against the contract', () => {
+  const en = { 'accept-language': 'en-US', 'content-type': 'application/json' };
+
+  it('a body field outside the schema answers 400 naming it, and nothing is stored', async () => {
+    const cookie = await t.login('alpha');
+    const add = await t.app.inject({ method: 'POST', url: '/service/contact/add', headers: { ...en, cookie }, payload: { name: 'Ann', phone: '13800000009', groupName: 'g' } });
+    expect(add.json().state.code).toBe(200000);
+    const id = add.json().result.id;
+    const bad = await t.app.inject({ method: 'PUT', url: '/service/contact/update', headers: { ...en, cookie }, payload: { id, name: 'Changed', phone: '13800000009', groupName: 'g', customerId: 2 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().result.errors).toEqual({ customerId: 'Unknown field' });
+    expect(bad.json().state.msg).toBe('Parameter error: customerId Unknown field');
+    expect((await t.db.one<{ name: string }>('SELECT name FROM contact WHERE id = $1', [id]))!.name).toBe('Ann');
+    const good = await t.app.inject({ method: 'PUT', url: '/service/contact/update', headers: { ...en, cookie }, payload: { id, name: 'Changed', phone: '13800000009', groupName: 'g' } });
+    expect(good.json().state.code).toBe(200000);
+  });
+
+  it('a query parameter outside the schema answers 400 naming it', async () => {
+    const cookie = await t.login('alpha');
+    const r = await t.app.inject({ method: 'GET', url: '/service/carrier/page?iDisplayStart=0&iDisplayLength=5&colour=red', headers: { ...en, cookie } });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().result.errors).toEqual({ colour: 'Unknown field' });
+  });
+
+  it('a DELETE that says JSON but sends no body is read as having none', async () => {
+    const cookie = await t.login('alpha');
+    const add = await t.app.inject({ method: 'POST', url: '/service/contact/add', headers: { ...en, cookie }, payload: { name: 'Bo', phone: '13800000010', groupName: 'g' } });
+    const r = await t.app.inject({ method: 'DELETE', url: `/service/contact/del?ids=${add.json().result.id}`, headers: { ...en, cookie } });
+    expect(r.json()).toMatchObject({ state: { code: 200000 }, result: { deleted: 1 } });
+    const broken = await t.app.inject({ method: 'PUT', url: '/service/contact/update', headers: { ...en, cookie }, payload: '{"id":' });
+    expect(broken.statusCode).toBe(400);
+  });
+});
+
+describe('wrong method', () => {
+  it('answers 405 when the path exists with another method, 404 when it does not exist', async () => {
+    const cookie = await t.login('alpha');
+    const wrong = await t.app.inject({ method: 'PUT', url: '/service/gateway/resetSecret?id=1', headers: { cookie, 'accept-language': 'en-US' } });
+    expect(wrong.statusCode).toBe(405);
+    expect(wrong.json().state).toEqual({ code: 405, msg: 'Wrong request method' });
+    const none = await t.app.inject({ method: 'PUT', url: '/service/gateway/nothing', headers: { cookie, 'accept-language': 'en-US' } });
+    expect(none.statusCode).toBe(404);
+  });
+});

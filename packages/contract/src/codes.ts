@@ -13,6 +13,7 @@ export const Code = {
   /** HTTP-level reactions of §8, also used as body codes when the body carries them. */
   PARAM_ERROR: 400,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   /** Entity answers of §8 (customer create, user, role, menu). */
   NAME_EXISTS: 418,
   CODE_EXISTS: 420,

@@ -52,9 +52,16 @@ export function registerEnvelope(app: FastifyInstance) {
   app.setNotFoundHandler((req, reply) => {
     const apiPath = /^\/(service|api|ingest|docs|openapi|healthz)/.test(req.url);
     if (req.method === 'GET' && !apiPath && typeof (reply as any).sendFile === 'function') return (reply as any).sendFile('index.html');
-    sendError(reply, 404, Code.NOT_FOUND, translate('errors.notFound', req.locale ?? DEFAULT_LOCALE));
+    const locale = req.locale ?? DEFAULT_LOCALE;
+    // Spec §8 405: the path exists, with another method (a PUT to a POST route).
+    const url = req.url.split('?')[0];
+    const other = METHODS.filter((m) => m !== req.method).some((method) => app.hasRoute({ method, url }));
+    if (other) return sendError(reply, 405, Code.METHOD_NOT_ALLOWED, translate('errors.methodNotAllowed', locale));
+    sendError(reply, 404, Code.NOT_FOUND, translate('errors.notFound', locale));
   });
 }
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
 function sendError(reply: FastifyReply, status: number, code: number, msg: string, details?: Record<string, string>) {
   // A failure is not the route's answer: it skips the route's response schema.
@@ -75,9 +82,10 @@ export function fieldErrors(validation: any[]): Record<string, string> {
   const details: Record<string, string> = {};
   for (const v of validation) {
     const issue = v.params?.issue;
-    if (issue?.code === 'unrecognized_keys') {
-      const at = (issue.path ?? []).join('.');
-      for (const key of issue.keys ?? []) details[at ? `${at}.${key}` : key] = 'errors.rule.unknownField';
+    // fastify-type-provider-zod reports zod's unrecognized_keys as {keyword, instancePath, params.keys}.
+    if (v.keyword === 'unrecognized_keys' || issue?.code === 'unrecognized_keys') {
+      const at = String(v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.') || (issue?.path ?? []).join('.');
+      for (const key of v.params?.keys ?? issue?.keys ?? []) details[at ? `${at}.${key}` : key] = 'errors.rule.unknownField';
       continue;
     }
     const field = String(v.instancePath ?? issue?.path?.join('.') ?? '').replace(/^\//, '').replace(/\//g, '.') || 'body';
