@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { App, Checkbox, Col, Divider, Form, Input, Radio, Row, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { areaCode, customerApi, customerCode, customerPhone, registerPassword, userAccount, type CustomerType, type OrgType } from '@coldwatch/contract';
+import { areaCode, customerApi, customerCode, email, customerPhone, registerPassword, userAccount, type CustomerType, type OrgType } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
-import { CUSTOMER_CODE_FIELDS, EMAIL, rules, serverFieldErrors, zodRule } from './formRules';
+import { CUSTOMER_CODE_FIELDS, matches, rules, serverFieldErrors, zodRule } from './formRules';
 import { CUSTOMER_STATUS, CUSTOMER_TYPES, ORG_TYPES, type CustomerRow } from './customerTypes';
 
 interface Props {
@@ -178,7 +178,7 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="email" label={t('form.email')} rules={[{ pattern: EMAIL, message: t('rule.email') }, ...opt(100)]}>
+            <Form.Item name="email" label={t('form.email')} rules={[matches(email, t('rule.email')), ...opt(100)]}>
               <Input maxLength={100} />
             </Form.Item>
           </Col>

@@ -1,33 +1,17 @@
 /**
  * Form rules of spec §5 for the tenancy pages (customers, users, roles, menu resources), as
- * antd rules, plus the server-error → form-field mapping. The patterns are those of
- * `@coldwatch/contract` (rules.ts); messages come from the page's catalogue (`rule.*`).
+ * antd rules, plus the server-error → form-field mapping. Format rules are the contract's zod
+ * schemas (`zodRule`, `matches`), never copies; messages come from the page's catalogue (`rule.*`).
  */
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client';
 
-/** Customer code: letters only, at most 20 (spec §5; the other reading allows digits — the server's rule decides). */
-export const CUSTOMER_CODE = /^[A-Za-z0-9]{1,20}$/;
-/** Area code: letters, digits, underscore, at most 20. */
-export const AREA_CODE = /^\w{0,20}$/;
-/** Contact phone: digits and hyphens, at most 20. */
-export const CONTACT_PHONE = /^[\d-]{0,20}$/;
-/** E-mail: letters/digits/Chinese, at sign, dotted domain (contract rules.ts `email`). */
-export const EMAIL = /^[A-Za-z0-9\u4e00-\u9fa5._%+-]+@[A-Za-z0-9\u4e00-\u9fa5-]+(\.[A-Za-z0-9\u4e00-\u9fa5-]+)+$/;
-/** Mobile/phone: 11 digits, or 7-8 digits, or a 3-4 digit area code, hyphen, 7-8 digits. */
-export const PHONE = /^(\d{11}|\d{7,8}|\d{3,4}-\d{7,8})$/;
-/** Account: letters, digits, underscore, 2..50 (names 1-50 of §5; the account is a login name). */
-export const ACCOUNT = /^[A-Za-z0-9_.@-]{2,50}$/;
-/** Registration password: letters, digits, underscore, 6-30 (spec §5). */
-export const PASSWORD = /^\w{6,30}$/;
-
 /** Builds the antd rules of one field. `t` resolves `rule.*` in the page's namespace. */
-export function rules(t: TFunction, o: { required?: boolean; max?: number; pattern?: RegExp; patternKey?: string }): Rule[] {
+export function rules(t: TFunction, o: { required?: boolean; max?: number }): Rule[] {
   const r: Rule[] = [];
   if (o.required) r.push({ required: true, whitespace: true, message: t('rule.required') });
   if (o.max) r.push({ max: o.max, message: t('rule.maxLength', { max: o.max }) });
-  if (o.pattern) r.push({ pattern: o.pattern, message: t(o.patternKey ?? 'rule.format') });
   return r;
 }
 
