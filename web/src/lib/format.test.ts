@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtValue, fmtZone, formatInZone, fromWall, rangeState, toWall } from './format';
+import { fmtNumber, fmtValue, fmtZone, formatInZone, formatSize, fromWall, rangeState, toWall } from './format';
 
 describe('rangeState', () => {
   it('is high above max, low below min, ok inside and at the limits', () => {
@@ -32,6 +32,13 @@ describe('values and zones', () => {
     expect(fmtZone(2, 8)).toBe('2.0 ~ 8.0');
     expect(fmtZone(null, 8)).toBe('-- ~ 8.0');
     expect(fmtZone(null, null)).toBe('');
+  });
+  it('numbers without trailing zeros, sizes in B and KB', () => {
+    expect(fmtNumber(4.5)).toBe('4.5');
+    expect(fmtNumber(4.256)).toBe('4.26');
+    expect(fmtNumber(4)).toBe('4');
+    expect(fmtNumber(null)).toBe('--');
+    expect(formatSize(512)).toBe('512 B');
   });
 });
 

@@ -64,3 +64,45 @@ export const fmtValue = (v: number | null | undefined, digits = 1) => (v === nul
 
 /** Zone text like "2.0 ~ 8.0", with open ends shown as "--". */
 export const fmtZone = (min: number | null, max: number | null) => (min === null && max === null ? '' : `${fmtValue(min)} ~ ${fmtValue(max)}`);
+
+/** A number with at most `digits` decimals and no trailing zeros ('--' when missing): 4.5, 4.25, 4. */
+export const fmtNumber = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? '--' : String(Number(v.toFixed(digits))));
+
+/** A file size for people: 512 B, 12.3 KB. */
+export const formatSize = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`);
+
+export type DurationUnit = 'd' | 'h' | 'm' | 's';
+export interface DurationPart {
+  unit: DurationUnit;
+  n: number;
+}
+
+/**
+ * A duration in seconds as its two largest non-zero units (1 d 3 h, 2 h 5 min, 45 s);
+ * under one second → [{s: 0}].
+ */
+export function durationParts(seconds: number | null | undefined, maxParts = 2): DurationPart[] {
+  const total = Math.max(0, Math.floor(seconds ?? 0));
+  const units: [DurationUnit, number][] = [
+    ['d', 86400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ];
+  const parts: DurationPart[] = [];
+  let rest = total;
+  for (const [unit, size] of units) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0 && parts.length < maxParts) parts.push({ unit, n });
+    else if (parts.length > 0 && parts.length < maxParts) break; // keep the two units adjacent
+  }
+  return parts.length ? parts : [{ unit: 's', n: 0 }];
+}
+
+/** Join the parts with localised unit labels: label(unit, n) → "3 h" / "3小时". */
+export function formatDuration(seconds: number | null | undefined, label: (unit: DurationUnit, n: number) => string, sep = ' '): string {
+  return durationParts(seconds)
+    .map((p) => label(p.unit, p.n))
+    .join(sep);
+}

@@ -12,9 +12,9 @@ import { useTranslation } from 'react-i18next';
 import { EXCEPTION_CATEGORIES, EXCEPTION_STATUS, exceptionApi, type ExceptionCategory, type ExceptionRow } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
-import { formatInZone, RANGE_COLORS } from '../../lib/format';
+import { fmtNumber, formatDuration, formatInZone, RANGE_COLORS, type DurationUnit } from '../../lib/format';
 import { HandleDialog } from './HandleDialog';
-import { categoryUnit, exceptionSeconds, formatDuration, historyWindow, isDataCategory, type DurationUnit } from './exceptionFormat';
+import { categoryUnit, exceptionSeconds, historyWindow, isDataCategory } from './exceptionFormat';
 
 const STATUS_BADGE: Record<number, 'error' | 'success' | 'default'> = {
   [EXCEPTION_STATUS.pending]: 'error',
@@ -31,8 +31,6 @@ const CATEGORY_COLOR: Record<string, string> = {
   gateway_connect: 'default',
   gateway_blackout: 'red',
 };
-
-const v2 = (v: number | null) => (v === null ? '--' : String(Number(v.toFixed(2))));
 
 export default function ExceptionListPage() {
   const { t } = useTranslation('abnormal');
@@ -90,13 +88,13 @@ export default function ExceptionListPage() {
         return (
           <div style={{ lineHeight: 1.4 }}>
             <div>
-              <b style={{ color }}>{t('value.peak', { v: `${v2(r.peakValue)} ${u}` })}</b>
+              <b style={{ color }}>{t('value.peak', { v: `${fmtNumber(r.peakValue)} ${u}` })}</b>
               <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineStart: 8 }}>
-                {t('value.first', { v: v2(r.firstValue) })}
+                {t('value.first', { v: fmtNumber(r.firstValue) })}
               </Typography.Text>
             </div>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('value.limits', { min: v2(r.limitMin), max: v2(r.limitMax) })}
+              {t('value.limits', { min: fmtNumber(r.limitMin), max: fmtNumber(r.limitMax) })}
             </Typography.Text>
           </div>
         );

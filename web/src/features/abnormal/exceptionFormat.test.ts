@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { durationParts, exceptionSeconds, formatDuration, historyWindow, isDataCategory } from './exceptionFormat';
+import { durationParts, formatDuration } from '../../lib/format';
+import { exceptionSeconds, historyWindow, isDataCategory } from './exceptionFormat';
 
 const label = (u: string, n: number) => `${n}${u}`;
 

@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { EXCEPTION_CATEGORIES, exceptionApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
+import { useAuth } from '../../app/auth';
+import { fmtNumber, formatInZone } from '../../lib/format';
 import { HomeChart, type HomeChartOption } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
 import { historyLink, valueUnit } from './homeLogic';
@@ -26,6 +28,7 @@ const STATUS_COLOR: Record<number, string> = { 0: 'error', 1: 'processing', 2: '
 /** The latest five exceptions; each leads to the exception records and to its device's history. */
 export function LatestExceptions() {
   const { t } = useTranslation('home');
+  const { user } = useAuth();
   const q = useCall(exceptionApi.latest, { query: { limit: LATEST_COUNT } }, { refetchInterval: 60_000 });
   const rows = (q.data ?? []).slice(0, LATEST_COUNT);
   return (
@@ -54,10 +57,10 @@ export function LatestExceptions() {
               <div className="cw-latest-main">
                 <Link to="/abnormal/dataex" className="cw-latest-title">
                   {r.carrierName ?? t('noCarrier')}
-                  {value != null && <span className="cw-latest-value">{t('peak', { value: `${Number(value).toFixed(2)} ${valueUnit(r.category)}`.trim() })}</span>}
+                  {value != null && <span className="cw-latest-value">{t('peak', { value: `${fmtNumber(value)} ${valueUnit(r.category)}`.trim() })}</span>}
                 </Link>
                 <div className="cw-latest-meta">
-                  <ClockCircleOutlined /> {dayjs(r.startTs).format('YYYY-MM-DD HH:mm')}
+                  <ClockCircleOutlined /> {formatInZone(r.startTs, user?.timeZone, 'YYYY-MM-DD HH:mm')}
                   {r.devNo && <span className="cw-latest-dev">{t('device', { no: r.devNo })}</span>}
                 </div>
               </div>

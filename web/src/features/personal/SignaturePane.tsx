@@ -3,10 +3,10 @@ import { LoadingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
-import { formatInZone } from '../../lib/format';
+import { formatInZone, formatSize } from '../../lib/format';
 import { mineApi } from '@coldwatch/contract';
 import { useCall, useUpload } from '../../api/hooks';
-import { checkSignature, formatSize } from './signature';
+import { checkSignature } from './signature';
 
 /** Personal page → digital signature (spec §3 User): the picture put on reports; PNG or JPG under 500 KB. */
 export function SignaturePane() {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkSignature, formatSize } from './signature';
+import { formatSize } from '../../lib/format';
+import { checkSignature } from './signature';
 
 describe('checkSignature', () => {
   it('accepts PNG and JPG under 500 KB', () => {

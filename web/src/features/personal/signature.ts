@@ -3,6 +3,3 @@ import { checkImage } from './avatar';
 
 /** The signature's rule (spec §5): PNG or JPG (JPEG), under 500 KB. */
 export const checkSignature = (file: { name: string; type?: string; size: number }) => checkImage(file, SIGNATURE_MAX_BYTES);
-
-/** A file size for people: 12.3 KB. */
-export const formatSize = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`);
