@@ -7,7 +7,7 @@ import { authApi, customerApi, customerCode, customerPhone, email as emailRule, 
 import { ApiError } from '../../api/client';
 import { useAction, useCall } from '../../api/hooks';
 import { errorMessage, reactionFor } from '../../app/errors';
-import { codeField, fieldErrors, zodRule } from '../sys/formRules';
+import { codeField, fieldErrors, trimmed, zodRule } from '../sys/formRules';
 import { LoginShell, type RegisteredState } from './LoginPage';
 import './login.css';
 
@@ -55,19 +55,18 @@ export default function RegisterPage() {
 
   const submit = (v: RegisterForm) => {
     setFailure(undefined);
-    const text = (s?: string) => (s ?? '').trim();
     void register.run({
       body: {
-        name: text(v.name),
-        code: text(v.code),
+        name: trimmed(v.name),
+        code: trimmed(v.code),
         orgType: v.orgType,
-        contact: text(v.contact),
-        phone: text(v.phone),
-        email: text(v.email),
-        account: text(v.account),
+        contact: trimmed(v.contact),
+        phone: trimmed(v.phone),
+        email: trimmed(v.email),
+        account: trimmed(v.account),
         password: v.password,
         confirmPassword: v.confirmPassword,
-        ...(needCode ? { captcha: text(v.captcha) } : {}),
+        ...(needCode ? { captcha: trimmed(v.captcha) } : {}),
       },
     });
   };

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { areaCode, customerApi, customerCode, email, customerPhone, registerPassword, userAccount, type CustomerType, type OrgType } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
-import { CUSTOMER_CODE_FIELDS, matches, rules, serverFieldErrors, zodRule } from './formRules';
+import { CUSTOMER_CODE_FIELDS, matches, rules, serverFieldErrors, trimmed, zodRule } from './formRules';
 import { CUSTOMER_STATUS, CUSTOMER_TYPES, ORG_TYPES, type CustomerRow } from './customerTypes';
 
 interface Props {
@@ -64,24 +64,23 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
 
   const submit = () =>
     save(async (v) => {
-      const text = (s?: string) => (s ?? '').trim();
       const body = {
-        name: text(v.name),
-        shortName: text(v.shortName),
-        code: text(v.code),
+        name: trimmed(v.name),
+        shortName: trimmed(v.shortName),
+        code: trimmed(v.code),
         orgType: v.orgType,
-        area: text(v.area),
-        areaCode: text(v.areaCode),
-        address: text(v.address),
-        contact: text(v.contact),
-        phone: text(v.phone),
-        email: text(v.email),
-        description: text(v.description),
+        area: trimmed(v.area),
+        areaCode: trimmed(v.areaCode),
+        address: trimmed(v.address),
+        contact: trimmed(v.contact),
+        phone: trimmed(v.phone),
+        email: trimmed(v.email),
+        description: trimmed(v.description),
         notifyEmail: v.notify.includes('email'),
         notifySms: v.notify.includes('sms'),
       };
       if (isNew) {
-        const res = await call(customerApi.add, { body: { ...body, type: v.type, account: text(v.account), password: v.password ?? '' } });
+        const res = await call(customerApi.add, { body: { ...body, type: v.type, account: trimmed(v.account), password: v.password ?? '' } });
         const partial = PARTIAL[res.code];
         if (partial) void message.warning(t(partial));
         else void message.success(t('msg.added'));

@@ -7,6 +7,9 @@ import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client';
 
+/** A form's optional text as the body sends it: trimmed, '' when left empty. */
+export const trimmed = (s?: string) => (s ?? '').trim();
+
 /** Builds the antd rules of one field. `t` resolves `rule.*` in the page's namespace. */
 export function rules(t: TFunction, o: { required?: boolean; max?: number }): Rule[] {
   const r: Rule[] = [];
