@@ -118,4 +118,24 @@ describe('scheduled jobs and retention', () => {
     await shot(m, 'params-390');
     await phone.close();
   });
+
+  it('a browser logs in by QR code once a signed-in phone confirms it; refresh issues a new code', async () => {
+    const guest = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    await guest.addCookies([{ name: 'lang', value: 'en-US', url: console_.url }]);
+    const g = await guest.newPage();
+    const issued: string[] = [];
+    g.on('response', async (r) => {
+      if (/loginQrcode\/(get|refresh)/.test(r.url())) issued.push((await r.json()).result.key);
+    });
+    await g.goto(`${console_.url}/login`);
+    await g.getByText('Scan QR code').click();
+    await g.getByAltText('Login QR code').waitFor();
+    await g.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => issued.length).toBe(2);
+    // The replaced code is dead: confirming it fails; the new one logs the browser in.
+    expect((await call('POST', `/service/mine/loginQrcode/confirm?key=${issued[0]}`)).state.code).toBe(500000);
+    expect((await call('POST', `/service/mine/loginQrcode/confirm?key=${issued[1]}`)).state.code).toBe(200000);
+    await g.waitForURL(/\/home/, { timeout: 15_000 });
+    await guest.close();
+  });
 });

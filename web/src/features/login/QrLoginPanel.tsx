@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
 import { QrCodeBox } from './QrCodeBox';
-import { getLoginQr, qrStatus, refreshLoginQr, type LoginQr } from './qr';
+import { qrStatus, useLoginQr } from './qr';
 import './qr.css';
 
 /** Spec §4: the login page polls the code's status every second. */
@@ -14,23 +14,12 @@ export const QR_POLL_MS = 1000;
  */
 export function QrLoginPanel({ onLoggedIn }: { onLoggedIn: (user?: { locale?: string | null }) => void }) {
   const { t } = useTranslation('login');
-  const [qr, setQr] = useState<LoginQr>();
-  const [loading, setLoading] = useState(false);
+  const { qr, loading, error, issue } = useLoginQr();
   const [expired, setExpired] = useState(false);
-  const [error, setError] = useState<string>();
   const done = useRef(false);
 
   const load = async (refresh: boolean) => {
-    setLoading(true);
-    setError(undefined);
-    try {
-      setQr(refresh && qr ? await refreshLoginQr(qr.key) : await getLoginQr());
-      setExpired(false);
-    } catch (e) {
-      setError(errorMessage(e, t));
-    } finally {
-      setLoading(false);
-    }
+    if (await issue(refresh ? qr?.key : undefined)) setExpired(false);
   };
 
   useEffect(() => {
@@ -61,5 +50,5 @@ export function QrLoginPanel({ onLoggedIn }: { onLoggedIn: (user?: { locale?: st
     return () => clearInterval(id);
   }, [qr, expired, onLoggedIn]);
 
-  return <QrCodeBox qr={qr} loading={loading} expired={expired} error={error} onRefresh={() => void load(true)} hint={t('qr.loginHint')} />;
+  return <QrCodeBox qr={qr} loading={loading} expired={expired} error={error ? errorMessage(error, t) : undefined} onRefresh={() => void load(true)} hint={t('qr.loginHint')} />;
 }

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { authApi, loginQrApi, type Result } from '@coldwatch/contract';
 import { call } from '../../api/call';
 
@@ -11,6 +12,15 @@ export const getLoginQr = () => call(loginQrApi.get);
 /** A new code; the shown one (if any) ends at once. */
 export const refreshLoginQr = (key?: string) => call(loginQrApi.refresh, { query: { key } });
 export const qrStatus = (key: string) => call(authApi.qrStatus, { query: { key } });
+
+/**
+ * The code a browser shows, as a mutation (issuing one ends the previous): `issue()` for a
+ * first code, `issue(key)` to replace the shown one; `qr`, `loading` and `error` follow it.
+ */
+export function useLoginQr() {
+  const m = useMutation({ mutationFn: (key?: string) => (key ? refreshLoginQr(key) : getLoginQr()) });
+  return { qr: m.data, loading: m.isPending, error: m.error, issue: (key?: string) => m.mutateAsync(key).catch(() => undefined), reset: m.reset };
+}
 
 /** "mm:ss" of the time left. */
 export function countdown(ms: number): string {
