@@ -23,3 +23,4 @@ export * from './api/user.js';
 export * from './api/customer.js';
 export * from './api/scheduled.js';
 export * from './api/live.js';
+export * from './reading.js';

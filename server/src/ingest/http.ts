@@ -10,7 +10,7 @@ const BODY_LIMIT = 1024 * 1024;
  * HTTP ingest of the device protocol, for devices that cannot hold an MQTT session. Same
  * parsing, same writer, same answers as MQTT: 200 {accepted, duplicates, rejected} after the
  * commit, 400 with the reason for a malformed body, 401 for an unknown sn or a wrong secret,
- * 503 if the database failed (nothing was stored; the device retries).
+ * 503 with `Retry-After: 5` if the database failed (nothing was stored; the device retries).
  */
 export const ingestRoutes: Module = (app, deps) => {
   // Bodies are parsed by the protocol parser, which names what is wrong, not by Fastify's JSON parser.
@@ -45,7 +45,7 @@ export const ingestRoutes: Module = (app, deps) => {
         return counts;
       } catch (err) {
         req.log.error({ err, sn: gw.sn }, 'ingest over HTTP failed');
-        return reply.status(503).send({ error: 'not stored, try again' });
+        return reply.status(503).header('retry-after', '5').send({ error: 'not stored, try again' });
       }
     },
   );

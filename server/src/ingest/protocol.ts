@@ -1,3 +1,4 @@
+import { EARLIEST_READING_MS, isPrintable, outOfRange, READING_VALUES, TWO_DECIMALS, validDeviceNo } from '@coldwatch/contract';
 /**
  * Payloads of ../../../../shared/spec/device-protocol.md, parsed by hand: this runs for every
  * message at full ingest rate, and a failure must name its reason for the reject log.
@@ -88,6 +89,7 @@ const num = (v: unknown, where: string): number | null => {
 const str = (v: unknown, where: string, max: number): string | null => {
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string' || v.length > max) fail(`${where} is not a string of at most ${max} characters`);
+  if (!isPrintable(v as string)) fail(`${where} contains control characters or broken UTF-16`);
   return v as string;
 };
 
@@ -110,16 +112,38 @@ const devNo = (v: unknown, where: string): string => {
   return str(v, where, 30)!;
 };
 
-export function parseData(payload: Buffer | string): Parsed<DeviceReading[]> {
+/** A reading refused on its own (its message is still acknowledged): the reason goes to the reject log. */
+export interface RefusedReading {
+  dev: string | null;
+  reason: 'bad_device_number' | 'bad_time' | 'out_of_range';
+  detail: string;
+}
+
+/**
+ * A data message: its well-formed readings, and the readings refused one by one because a
+ * value is outside the contract's range (READING_LIMITS), the device number is not printable
+ * text of at most 30 characters, or the time is before 2000. A message that is not valid
+ * JSON, has no readings array, or a reading without dev/ts or with a value that is not a
+ * finite number is malformed as a whole (docs/device-protocol.md).
+ */
+const readingDev = (v: unknown, where: string): string => {
+  if (v === undefined || v === null || v === '') fail(`${where} is missing`);
+  if (typeof v !== 'string') fail(`${where} is not a string`);
+  return v as string;
+};
+
+export function parseData(payload: Buffer | string): Parsed<{ readings: DeviceReading[]; refused: RefusedReading[] }> {
   return wrap(() => {
     const body = parseJson(payload);
     const list = body.readings;
     if (!Array.isArray(list)) fail('readings is not an array');
-    return (list as unknown[]).map((r, i) => {
+    const refused: RefusedReading[] = [];
+    const parsed = (list as unknown[]).map((r, i) => {
       if (r === null || typeof r !== 'object' || Array.isArray(r)) fail(`readings[${i}] is not an object`);
       const o = r as Record<string, unknown>;
       const reading: DeviceReading = {
-        dev: devNo(o.dev, `readings[${i}].dev`),
+        // Checked per reading below (validDeviceNo): a bad number refuses that reading, not the message.
+        dev: readingDev(o.dev, `readings[${i}].dev`),
         ts: time(o.ts, `readings[${i}].ts`),
         temp: num(o.temp, `readings[${i}].temp`),
         hum: num(o.hum, `readings[${i}].hum`),
@@ -132,6 +156,23 @@ export function parseData(payload: Buffer | string): Parsed<DeviceReading[]> {
       if (reading.door !== null && reading.door !== 0 && reading.door !== 1) fail(`readings[${i}].door is not 0 or 1`);
       return reading;
     });
+    const readings: DeviceReading[] = [];
+    for (const r of parsed) {
+      const shown = JSON.stringify(r.dev).slice(0, 60);
+      if (!validDeviceNo(r.dev)) refused.push({ dev: null, reason: 'bad_device_number', detail: `dev=${shown}` });
+      else if (r.ts < EARLIEST_READING_MS) refused.push({ dev: r.dev, reason: 'bad_time', detail: `ts=${r.ts}` });
+      else {
+        const bad = outOfRange(r);
+        if (bad) refused.push({ dev: r.dev, reason: 'out_of_range', detail: bad });
+        else {
+          // Two decimals for temperature and humidity (spec §5); six for the rest, which also turns a
+          // denormal like 1e-50 (below what a `real` column holds) into 0 instead of a refused batch.
+          for (const k of READING_VALUES) if (r[k] !== null) r[k] = TWO_DECIMALS.includes(k) ? Math.round(r[k]! * 100) / 100 : Math.round(r[k]! * 1e6) / 1e6;
+          readings.push(r);
+        }
+      }
+    }
+    return { readings, refused };
   });
 }
 

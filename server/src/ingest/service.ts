@@ -57,7 +57,7 @@ export class IngestService {
       case 'data': {
         const p = parseData(payload);
         if (!p.ok) return this.malformed(gw, kind, p);
-        return this.writer.submit(gw, p.value);
+        return this.writer.submit(gw, p.value.readings, p.value.refused);
       }
       case 'heartbeat': {
         const p = parseHeartbeat(payload);

@@ -2,7 +2,8 @@ import { ROLLUP_BUCKET_MS } from './rollup.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../platform/db/client.js';
 import type { Bus, LiveReading } from '../platform/events.js';
-import type { DeviceReading } from './protocol.js';
+import type { DeviceReading, RefusedReading } from './protocol.js';
+import { FUTURE_TOLERANCE_MS } from '@coldwatch/contract';
 import type { Directory, GatewayInfo, SensorInfo } from './directory.js';
 import type { Partitions } from './partitions.js';
 
@@ -22,6 +23,8 @@ export interface Reject {
 }
 
 interface Message {
+  /** The sending gateway (null: an unknown one, rejected whole). */
+  gw: GatewayInfo | null;
   result: IngestResult;
   resolve: (r: IngestResult) => void;
   reject: (err: unknown) => void;
@@ -52,10 +55,14 @@ export interface WriterOptions {
 
 /** The `setting` key that overrides how far back a back-filled reading is accepted. */
 export const RETENTION_SETTING = 'sensor_history_retention_days';
-const FUTURE_MS = 10 * 60_000;
 const GATEWAY_TOUCH_MS = 15_000;
 
 const newBatch = (): Batch => ({ items: [], rejects: [], messages: [], gateways: new Map() });
+
+type StatusEvent = { customerId: number; kind: 'gateway' | 'sensor'; id: number; status: number };
+
+/** PostgreSQL refused the data itself (class 22 data exception, 23 integrity), not the connection or the server. */
+const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: unknown })?.code ?? ''));
 
 /**
  * Group commit of readings: messages from every gateway are gathered into one batch and
@@ -71,7 +78,7 @@ export class ReadingWriter {
   private running: Promise<void> | null = null;
   private touched = new Map<number, number>();
   private retention = { days: 365, readAt: 0 };
-  readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0 };
+  readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0, splitBatches: 0 };
   private maxBatch: number;
   private lingerMs: number;
 
@@ -88,11 +95,15 @@ export class ReadingWriter {
   }
 
   /** Validated readings from an authenticated gateway; unknown, foreign and out-of-window readings are rejected one by one. */
-  async submit(gw: GatewayInfo, readings: DeviceReading[]): Promise<IngestResult> {
+  async submit(gw: GatewayInfo, readings: DeviceReading[], refused: RefusedReading[] = []): Promise<IngestResult> {
     const sensors = await this.directory.sensorsFor(readings.map((r) => r.dev));
     const oldest = Date.now() - (await this.retentionDays()) * 86_400_000;
-    const newest = Date.now() + FUTURE_MS;
+    const newest = Date.now() + FUTURE_TOLERANCE_MS;
     const { batch, msg, promise } = this.enqueue(gw);
+    for (const r of refused) {
+      msg.result.rejected++;
+      batch.rejects.push({ sn: gw.sn, customerId: gw.customerId, ...r });
+    }
     for (const r of readings) {
       const sensor = sensors.get(r.dev);
       let reason: string | null = null;
@@ -136,7 +147,7 @@ export class ReadingWriter {
     let resolve!: (r: IngestResult) => void;
     let reject!: (e: unknown) => void;
     const promise = new Promise<IngestResult>((res, rej) => ((resolve = res), (reject = rej)));
-    const msg: Message = { result: { accepted: 0, duplicates: 0, rejected: 0 }, resolve, reject };
+    const msg: Message = { gw, result: { accepted: 0, duplicates: 0, rejected: 0 }, resolve, reject };
     batch.messages.push(msg);
     if (gw) batch.gateways.set(gw.id, gw);
     return { batch, msg, promise };
@@ -163,21 +174,71 @@ export class ReadingWriter {
 
   private async commit(batch: Batch) {
     try {
-      const live = await this.write(batch);
+      this.settle(batch, await this.write(batch));
       this.stats.batches++;
-      for (const m of batch.messages) {
-        this.stats.accepted += m.result.accepted;
-        this.stats.duplicates += m.result.duplicates;
-        this.stats.rejected += m.result.rejected;
-        m.resolve(m.result);
-      }
-      for (const e of live.status) this.bus.emit('deviceStatus', e);
-      for (const r of live.readings) this.bus.emit('reading', r);
     } catch (err) {
+      // The database refused the data (not the connection): find the guilty message by
+      // writing the batch's messages one by one, so that the others still commit.
+      if (isDataError(err) && batch.messages.length > 1) return this.commitOneByOne(batch, err);
+      if (isDataError(err)) return this.refuse(batch, err);
       this.stats.failedBatches++;
       this.log.error({ err, messages: batch.messages.length }, 'ingest: batch failed, not acknowledged');
       for (const m of batch.messages) m.reject(err);
     }
+  }
+
+  /** Resolves each message with its counts and announces what changed. */
+  private settle(batch: Batch, live: { status: StatusEvent[]; readings: LiveReading[] }) {
+    for (const m of batch.messages) {
+      this.stats.accepted += m.result.accepted;
+      this.stats.duplicates += m.result.duplicates;
+      this.stats.rejected += m.result.rejected;
+      m.resolve(m.result);
+    }
+    for (const e of live.status) this.bus.emit('deviceStatus', e);
+    for (const r of live.readings) this.bus.emit('reading', r);
+  }
+
+  private async commitOneByOne(batch: Batch, err: unknown) {
+    this.stats.splitBatches++;
+    this.log.warn({ err, messages: batch.messages.length }, 'ingest: batch refused by the database; retrying its messages one by one');
+    const ones: Batch[] = batch.messages.map((m, i) => {
+      m.result.accepted = 0;
+      m.result.duplicates = 0;
+      return {
+        items: batch.items.filter((it) => it.msg === m),
+        // The batch's reject rows and gateway touches ride with its first message.
+        rejects: i === 0 ? batch.rejects : [],
+        messages: [m],
+        gateways: i === 0 ? batch.gateways : new Map(m.gw ? [[m.gw.id, m.gw]] : []),
+      };
+    });
+    // Each goes through commit() again: alone, a refusal is that message's own.
+    for (const one of ones) await this.commit(one);
+  }
+
+  /**
+   * One message the database refuses on its own: its readings are rejected with the database's
+   * reason and the message is acknowledged, so the sender does not resend it forever.
+   */
+  private async refuse(batch: Batch, err: unknown) {
+    const m = batch.messages[0];
+    const detail = (err instanceof Error ? err.message : String(err)).slice(0, 200);
+    const rejects: Reject[] = [
+      ...batch.rejects,
+      ...batch.items.map((it) => ({ sn: m.gw?.sn ?? '', customerId: it.sensor.customerId, dev: it.r.dev, reason: 'db_refused', detail })),
+    ];
+    try {
+      await this.db.tx((q) => insertRejects(q, rejects));
+    } catch (logErr) {
+      this.log.error({ err: logErr }, 'ingest: could not log the refused readings');
+    }
+    m.result.accepted = 0;
+    m.result.duplicates = 0;
+    m.result.rejected += batch.items.length;
+    this.stats.rejected += m.result.rejected;
+    this.log.warn({ err, readings: batch.items.length }, 'ingest: message refused by the database, acknowledged and logged');
+    m.resolve(m.result);
   }
 
   private async write(batch: Batch) {
