@@ -19,7 +19,8 @@ const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    bodyLimit: 25 * 1024 * 1024,
+    // 1 MB of JSON is far more than any form sends; uploads set their own limits (multipart, per route).
+    bodyLimit: 1024 * 1024,
     // spec §7: requests time out after 10 s on the client; the server gives up a little later.
     requestTimeout: 15_000,
   }).withTypeProvider<ZodTypeProvider>();

@@ -30,6 +30,7 @@ export const FUTURE_TOLERANCE_MS = 10 * 60_000;
 export const DEVICE_NO_MAX = 30;
 
 /** Control characters (NUL included) and lone UTF-16 surrogates: text PostgreSQL or the log cannot hold. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNPRINTABLE = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const isPrintable = (s: string) => !UNPRINTABLE.test(s);
 

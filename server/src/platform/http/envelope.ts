@@ -30,6 +30,13 @@ export function registerEnvelope(app: FastifyInstance) {
     req.locale = requestLocale(req);
   });
 
+  // Text PostgreSQL cannot store (a NUL byte) or the audit log's JSON cannot hold (a lone UTF-16
+  // surrogate) is refused on every route before validation, with the field named.
+  app.addHook('preValidation', async (req) => {
+    const bad = unprintableField({ ...(req.query as object), ...(req.params as object), ...(isPlain(req.body) ? req.body : {}) });
+    if (bad) throw new AppError(Code.PARAM_ERROR, 'errors.rule.unprintable', 400, { [bad]: 'errors.rule.unprintable' });
+  });
+
   app.setErrorHandler((err: any, req, reply) => {
     const locale = req.locale ?? DEFAULT_LOCALE;
     if (err instanceof AppError) {
@@ -45,6 +52,9 @@ export function registerEnvelope(app: FastifyInstance) {
       return sendError(reply, 400, Code.PARAM_ERROR, translate('errors.paramError', locale));
     }
     if (err.statusCode === 413) return sendError(reply, 413, Code.PARAM_ERROR, translate('errors.paramError', locale));
+    // A reference to a row that does not exist (a customerId, a gatewayId …) the handler did not check first.
+    const missing = foreignKeyField(err);
+    if (missing) return sendError(reply, 404, Code.NOT_FOUND, `${translate('errors.notFound', locale)}: ${missing}`, { [missing]: translate('errors.notFound', locale) });
     req.log.error({ err }, 'unhandled error');
     return sendError(reply, 500, Code.FAILED, translate('errors.server', locale));
   });
@@ -62,6 +72,38 @@ export function registerEnvelope(app: FastifyInstance) {
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+
+const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v);
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const UNPRINTABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path of the first string holding a NUL byte or a lone surrogate, or undefined. */
+function unprintableField(v: unknown, at = ''): string | undefined {
+  if (typeof v === 'string') return UNPRINTABLE.test(v) ? at || 'body' : undefined;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const f = unprintableField(v[i], `${at}[${i}]`);
+      if (f) return f;
+    }
+    return undefined;
+  }
+  if (isPlain(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      if (UNPRINTABLE.test(k)) return at ? `${at}.?` : '?';
+      const f = unprintableField(x, at ? `${at}.${k}` : k);
+      if (f) return f;
+    }
+  }
+  return undefined;
+}
+
+/** PostgreSQL's foreign-key violation (23503) names its column: `Key (customer_id)=(9) is not present …` → customerId. */
+function foreignKeyField(err: any): string | undefined {
+  if (err?.code !== '23503') return undefined;
+  const m = /Key \((\w+)\)=/.exec(String(err.detail ?? ''));
+  if (!m || /is still referenced/.test(String(err.detail))) return undefined;
+  return m[1].replace(/_(\w)/g, (_x, c: string) => c.toUpperCase());
+}
 
 function sendError(reply: FastifyReply, status: number, code: number, msg: string, details?: Record<string, string>) {
   // A failure is not the route's answer: it skips the route's response schema.
