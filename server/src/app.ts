@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
+import rateLimit from '@fastify/rate-limit';
+import { Code } from '@coldwatch/contract';
+import { AppError } from './platform/http/errors.js';
 import { sql } from 'kysely';
 import { system } from './platform/db/kysely.js';
 import swaggerUi from '@fastify/swagger-ui';
@@ -28,6 +31,11 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
+  // Only the routes that name a limit (the sign-in routes, platform/auth/login.ts signInLimit) are counted.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => new AppError(Code.FAILED, 'errors.tooMany', 429, undefined, { seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
+  });
   registerEnvelope(app);
   // A DELETE or PUT whose only input is its query may still say `content-type: application/json`
   // (many HTTP clients do) with no body: that is no body, not a broken one.

@@ -11,6 +11,8 @@ const env = z.object({
   SMTP_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().default('Coldwatch <alarm@coldwatch.local>'),
   LOGIN_CAPTCHA: z.enum(['on', 'off']).default('on'),
+  /** Sign-in attempts (login, captcha, registration, login QR) one address may make per minute. */
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   DEMO: z.enum(['0', '1']).default('0'),
   ROOT_PASSWORD: z.string().min(6).optional(),
   SIMULATOR: z.enum(['0', '1']).optional(),
@@ -30,6 +32,8 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   loginCaptcha: boolean;
+  /** Sign-in calls per minute per client address (the QR status poll gets six times as many). */
+  loginRateLimit: number;
   demo: boolean;
   rootPassword?: string;
   simulator: boolean;
@@ -60,6 +64,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     loginCaptcha: e.LOGIN_CAPTCHA === 'on',
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
     demo,
     rootPassword: e.ROOT_PASSWORD,
     simulator: e.SIMULATOR ? e.SIMULATOR === '1' : demo,

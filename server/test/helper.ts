@@ -31,7 +31,7 @@ export const PASSWORD = 'secret123';
 /** Builds the whole app on a fresh database with two customers and the platform root, like production. */
 export async function setup(env: Record<string, string> = {}): Promise<TestCtx> {
   const { db, drop } = await freshDb();
-  const config = loadConfig({ VITEST: '1', LOGIN_CAPTCHA: 'off', DEMO: '0', LOG_LEVEL: 'silent', ...env } as any);
+  const config = loadConfig({ VITEST: '1', LOGIN_CAPTCHA: 'off', LOGIN_RATE_LIMIT: '100000', DEMO: '0', LOG_LEVEL: 'silent', ...env } as any);
   const bus = new Bus();
   const root = await ensureRoot(db, PASSWORD);
   const a = await createCustomerWithAdmin(db, { name: 'Alpha Hospital', code: 'ALPHA', account: 'alpha', password: PASSWORD });

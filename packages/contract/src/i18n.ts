@@ -17,7 +17,12 @@ export function toLocale(raw: string | undefined | null): Locale | undefined {
 }
 
 /** Looks a dotted key up in the server-side message catalogue; an unknown key is returned as it is. */
-export function translate(key: string, locale: Locale = DEFAULT_LOCALE): string {
+export function translate(key: string, locale: Locale = DEFAULT_LOCALE, vars?: Record<string, string | number>): string {
+  const text = lookup(key, locale);
+  return vars ? text.replace(/\{\{(\w+)\}\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text;
+}
+
+function lookup(key: string, locale: Locale): string {
   let node: unknown = catalogues[locale];
   for (const part of key.split('.')) {
     if (node && typeof node === 'object' && part in (node as object)) node = (node as Record<string, unknown>)[part];

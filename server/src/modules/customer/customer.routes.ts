@@ -6,6 +6,7 @@ import { AppError, noPermission, notFound } from '../../platform/http/errors.js'
 import { said, serve } from '../../platform/http/route.js';
 import { fieldErrors } from '../../platform/http/envelope.js';
 import { CAPTCHA_COOKIE, checkCaptcha } from '../../platform/auth/captcha.js';
+import { signInLimit } from '../../platform/auth/login.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
 import { SESSION_COOKIE, dropSession } from '../../platform/auth/session.js';
 import * as repo from './customer.repository.js';
@@ -110,7 +111,7 @@ export const customerRoutes: Module = (app, { db, config, bus }) => {
 
   // ---- registration of a new company (public) -------------------------------------------------
 
-  serve(app, customerApi.register, { public: true, ...ruled }, async (req) => {
+  serve(app, customerApi.register, { public: true, rateLimit: signInLimit(config), ...ruled }, async (req) => {
     checked(req);
     const b = req.body;
     if (config.loginCaptcha) {

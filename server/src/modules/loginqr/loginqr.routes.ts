@@ -5,7 +5,7 @@ import type { Db } from '../../platform/db/client.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { AppError } from '../../platform/http/errors.js';
 import { said, serve } from '../../platform/http/route.js';
-import { logRefusedLogin, openSession, refuseCancelled } from '../../platform/auth/login.js';
+import { logRefusedLogin, openSession, refuseCancelled, signInLimit } from '../../platform/auth/login.js';
 import { findById, publicUser } from '../user/user.repository.js';
 import * as repo from './loginqr.repository.js';
 
@@ -22,13 +22,14 @@ async function issue(db: Db) {
  * Login by QR code (spec §2/§4/§9): the browser shows a key valid five minutes, a signed-in
  * mobile client confirms it, and the browser, polling the key's status, is logged in once.
  */
-export const loginQrRoutes: Module = (app, { db }) => {
-  serve(app, loginQrApi.get, { public: true }, async (_req, reply) => {
+export const loginQrRoutes: Module = (app, { db, config }) => {
+  const limited = { public: true, rateLimit: signInLimit(config) };
+  serve(app, loginQrApi.get, limited, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return issue(db);
   });
 
-  serve(app, loginQrApi.refresh, { public: true }, async (req, reply) => {
+  serve(app, loginQrApi.refresh, limited, async (req, reply) => {
     if (req.query.key) await repo.expire(db, req.query.key);
     reply.header('cache-control', 'no-store');
     return issue(db);
@@ -47,7 +48,8 @@ export const loginQrRoutes: Module = (app, { db }) => {
   });
 
   /** Polled by the waiting browser: waiting | expired | confirmed; on confirmed the browser is logged in (once). */
-  serve(app, authApi.qrStatus, { public: true }, async (req, reply) => {
+  // Polled once a second by a waiting browser: six times the sign-in limit.
+  serve(app, authApi.qrStatus, { public: true, rateLimit: signInLimit(config, 6) }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const { key } = req.query;
     const row = await repo.find(db, key);

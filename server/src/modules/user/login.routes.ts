@@ -5,12 +5,13 @@ import { said, serve } from '../../platform/http/route.js';
 import { verifyPassword } from '../../platform/auth/password.js';
 import { CAPTCHA_COOKIE, checkCaptcha, createCaptcha } from '../../platform/auth/captcha.js';
 import { dropSession, SESSION_COOKIE } from '../../platform/auth/session.js';
-import { COOKIE_OPTS, logRefusedLogin, openSession, refuseCancelled } from '../../platform/auth/login.js';
+import { clearFailures, COOKIE_OPTS, countFailure, logRefusedLogin, openSession, refuseCancelled, refuseLocked, signInLimit } from '../../platform/auth/login.js';
 import * as repo from './user.repository.js';
 
 /** Captcha, login and logout (spec §2 login page, §8 500101/500105/5001xx). */
 export const loginRoutes: Module = (app, { db, config }) => {
-  serve(app, authApi.captcha, { public: true }, async (_req, reply) => {
+  const limited = { public: true, rateLimit: signInLimit(config) };
+  serve(app, authApi.captcha, limited, async (_req, reply) => {
     const c = await createCaptcha(db);
     reply.setCookie(CAPTCHA_COOKIE, c.id, { ...COOKIE_OPTS, maxAge: 300 });
     reply.header('cache-control', 'no-store').type('image/svg+xml');
@@ -20,7 +21,7 @@ export const loginRoutes: Module = (app, { db, config }) => {
   serve(app, authApi.options, { public: true }, async () => ({ captcha: config.loginCaptcha }));
 
   for (const def of [authApi.login, authApi.homeLogin]) {
-    serve(app, def, { public: true }, async (req, reply) => {
+    serve(app, def, limited, async (req, reply) => {
       const body = req.body;
       if (config.loginCaptcha) {
         if (!body.code) throw new AppError(Code.LOGIN_FAILED, 'errors.login.emptyCode');
@@ -28,10 +29,13 @@ export const loginRoutes: Module = (app, { db, config }) => {
       }
       const user = await repo.findByAccount(db, body.account);
       if (!user) throw new AppError(Code.ACCOUNT_NOT_FOUND, 'errors.login.accountNotFound');
+      await refuseLocked(db, user.id);
       if (!(await verifyPassword(user.password_hash, body.password))) {
+        await countFailure(db, user.id);
         await logRefusedLogin(db, body.account, `login failed: ${body.account}`, 'password');
         throw new AppError(Code.PASSWORD_ERROR, 'errors.login.passwordError');
       }
+      await clearFailures(db, user.id);
       refuseCancelled(user);
       // Spec §8 500105: this browser already holds a live session of the same account; it is kept.
       const locale = await openSession(db, req, reply, user, { via: 'password', refuseSame: true });

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Code, toLocale } from '@coldwatch/contract';
 import type { Db } from '../db/client.js';
-import { system } from '../db/kysely.js';
+import { sql } from 'kysely';
+import { crossTenant, system } from '../db/kysely.js';
 import { writeLog } from '../audit/audit.js';
 import { AppError } from '../http/errors.js';
 import { createSession, dropSession, resolveSession, revokeOtherSessions, SESSION_COOKIE, SESSION_TTL_MS } from './session.js';
@@ -51,6 +52,44 @@ export async function openSession(db: Db, req: FastifyRequest, reply: FastifyRep
   await writeLog(db, req, { module: 'user', method: 'login', content: `login${how.via === 'qrcode' ? ' by QR code' : ''}: ${user.account}`, params: { account: user.account, via: how.via } }, 1);
   return toLocale(user.locale) ?? req.locale;
 }
+
+/** The per-address limit of a sign-in route: `times` the configured calls per minute. */
+export const signInLimit = (config: { loginRateLimit: number }, times = 1) => ({ max: config.loginRateLimit * times, timeWindow: 60_000 });
+
+/** Consecutive wrong passwords an account may have before it is locked. */
+export const FREE_FAILURES = 5;
+/** The lock after the n-th wrong password beyond FREE_FAILURES: 30 s, doubling, at most 15 min. */
+export const lockSeconds = (failures: number) => Math.min(900, 30 * 2 ** Math.max(0, failures - FREE_FAILURES - 1));
+
+const accounts = (db: Db) => crossTenant(db, 'the login lockout is kept on the account before any session exists');
+
+/** A locked account is refused whatever the password (so guessing gains nothing while it lasts). */
+export async function refuseLocked(db: Db, userId: number) {
+  const row = await accounts(db)
+    .selectFrom('app_user')
+    .select(sql<number>`ceil(extract(epoch from locked_until - now()))::int`.as('left'))
+    .where('id', '=', userId)
+    .where('locked_until', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  if (row) throw new AppError(Code.LOGIN_FAILED, 'errors.login.locked', 429, undefined, { seconds: row.left });
+}
+
+/** A wrong password: counted; from the sixth in a row the account is locked for a growing time. */
+export async function countFailure(db: Db, userId: number) {
+  await accounts(db)
+    .updateTable('app_user')
+    .set((eb) => ({
+      failed_logins: eb('failed_logins', '+', 1),
+      locked_until: sql<Date | null>`CASE WHEN failed_logins + 1 > ${FREE_FAILURES}
+        THEN now() + least(900, 30 * power(2, greatest(0, failed_logins + 1 - ${FREE_FAILURES} - 1))) * interval '1 second' ELSE locked_until END`,
+    }))
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** A successful login clears the count. */
+export const clearFailures = (db: Db, userId: number) =>
+  accounts(db).updateTable('app_user').set({ failed_logins: 0, locked_until: null }).where('id', '=', userId).where('failed_logins', '>', 0).execute();
 
 /** A refused login leaves its result-0 row (no session yet, so no customer on it). */
 export const logRefusedLogin = (db: Db, account: string, content: string, via: string) =>

@@ -34,6 +34,8 @@ export interface AppUserTable {
   avatar: string | null;
   signature: string | null;
   cancelled_by_customer: Generated<boolean>;
+  failed_logins: Generated<number>;
+  locked_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface CaptchaTable {

@@ -40,7 +40,8 @@ export function registerEnvelope(app: FastifyInstance) {
   app.setErrorHandler((err: any, req, reply) => {
     const locale = req.locale ?? DEFAULT_LOCALE;
     if (err instanceof AppError) {
-      return sendError(reply, err.httpStatus, err.code, translate(err.msgKey, locale), err.details && translateDetails(err.details, locale));
+      if (err.httpStatus === 429) reply.header('retry-after', String(err.vars?.seconds ?? 1));
+      return sendError(reply, err.httpStatus, err.code, translate(err.msgKey, locale, err.vars), err.details && translateDetails(err.details, locale));
     }
     if (err.validation) {
       const details = translateDetails(fieldErrors(err.validation), locale);

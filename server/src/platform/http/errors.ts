@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly msgKey: string,
     readonly httpStatus = 200,
     readonly details?: Record<string, string>,
+    /** Values for the message's {{placeholders}}. */
+    readonly vars?: Record<string, string | number>,
   ) {
     super(msgKey);
   }

@@ -18,6 +18,8 @@ export interface Access {
    * its system-log row.
    */
   attachValidation?: boolean;
+  /** Per client address (@fastify/rate-limit): the sign-in routes. */
+  rateLimit?: { max: number; timeWindow: number };
 }
 
 /** A result answered with a message other than the plain "success" (spec §8 "reset success", a login in the user's stored language). */
