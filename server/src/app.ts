@@ -26,6 +26,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     bodyLimit: 1024 * 1024,
     // spec §7: requests time out after 10 s on the client; the server gives up a little later.
     requestTimeout: 15_000,
+    // Behind a reverse proxy (TRUST_PROXY): X-Forwarded-Proto and -For are believed, so cookies are Secure over HTTPS and limits count the real client.
+    trustProxy: deps.config.trustProxy as boolean | string,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -13,6 +13,8 @@ const env = z.object({
   LOGIN_CAPTCHA: z.enum(['on', 'off']).default('on'),
   /** Sign-in attempts (login, captcha, registration, login QR) one address may make per minute. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Believe X-Forwarded-* from the reverse proxy in front (true, a hop count, or addresses). */
+  TRUST_PROXY: z.string().optional(),
   DEMO: z.enum(['0', '1']).default('0'),
   ROOT_PASSWORD: z.string().min(6).optional(),
   SIMULATOR: z.enum(['0', '1']).optional(),
@@ -34,6 +36,8 @@ export interface Config {
   loginCaptcha: boolean;
   /** Sign-in calls per minute per client address (the QR status poll gets six times as many). */
   loginRateLimit: number;
+  /** Fastify's trustProxy: false unless TRUST_PROXY is set. */
+  trustProxy: boolean | string;
   demo: boolean;
   rootPassword?: string;
   simulator: boolean;
@@ -65,6 +69,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     loginCaptcha: e.LOGIN_CAPTCHA === 'on',
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    trustProxy: !e.TRUST_PROXY || e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY,
     demo,
     rootPassword: e.ROOT_PASSWORD,
     simulator: e.SIMULATOR ? e.SIMULATOR === '1' : demo,

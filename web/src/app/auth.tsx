@@ -30,7 +30,7 @@ export const storePageInfo = (info: PageInfo) => session.set(SESSION_KEYS.pageIn
 /** Ends the session on the server and in the browser. Throws the server's failure (spec §8: 'exit failed'). */
 export async function logout(qc: QueryClient) {
   try {
-    await call(authApi.logout);
+    await call(authApi.logoutPost);
   } finally {
     session.clear();
     qc.clear();

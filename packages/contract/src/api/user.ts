@@ -85,7 +85,8 @@ export const authApi = {
   options: route({ method: 'GET', path: '/service/user/loginOptions', tag, summary: 'Whether login asks for a captcha', result: z.object({ captcha: z.boolean() }) }),
   login: route({ method: 'POST', path: '/service/user/login', tag, summary: 'Log in with account and password', body: loginBody, result: loginResult }),
   homeLogin: route({ method: 'POST', path: '/api/home/login', tag, summary: 'Log in (the spec\'s alternative path)', body: loginBody, result: loginResult }),
-  logout: route({ method: 'GET', path: '/service/user/logout', tag, summary: 'End this browser\'s session', result: z.null() }),
+  logoutPost: route({ method: 'POST', path: '/service/user/logout', tag, summary: 'End this browser\'s session', result: z.null() }),
+  logout: route({ method: 'GET', path: '/service/user/logout', tag, summary: 'End this browser\'s session (the spec\'s GET; same-origin requests only)', result: z.null() }),
   qrStatus: route({
     method: 'GET',
     path: '/service/mine/loginQrcode/status',

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authApi, Code } from '@coldwatch/contract';
 import type { Module } from '../index.js';
 import { AppError } from '../../platform/http/errors.js';
@@ -5,15 +6,27 @@ import { said, serve } from '../../platform/http/route.js';
 import { verifyPassword } from '../../platform/auth/password.js';
 import { CAPTCHA_COOKIE, checkCaptcha, createCaptcha } from '../../platform/auth/captcha.js';
 import { dropSession, SESSION_COOKIE } from '../../platform/auth/session.js';
-import { clearFailures, COOKIE_OPTS, countFailure, logRefusedLogin, openSession, refuseCancelled, refuseLocked, signInLimit } from '../../platform/auth/login.js';
+import { clearFailures, cookieOpts, countFailure, logRefusedLogin, openSession, refuseCancelled, refuseLocked, signInLimit } from '../../platform/auth/login.js';
 import * as repo from './user.repository.js';
 
 /** Captcha, login and logout (spec §2 login page, §8 500101/500105/5001xx). */
 export const loginRoutes: Module = (app, { db, config }) => {
   const limited = { public: true, rateLimit: signInLimit(config) };
+  /** A request the browser says comes from the console's own pages (Sec-Fetch-Site, else Origin/Referer against Host). */
+  const sameOrigin = (req: FastifyRequest) => {
+    const site = req.headers['sec-fetch-site'];
+    if (site) return site === 'same-origin' || site === 'none';
+    const from = req.headers.origin ?? req.headers.referer;
+    if (!from) return false;
+    try {
+      return new URL(String(from)).host === req.headers.host;
+    } catch {
+      return false;
+    }
+  };
   serve(app, authApi.captcha, limited, async (_req, reply) => {
     const c = await createCaptcha(db);
-    reply.setCookie(CAPTCHA_COOKIE, c.id, { ...COOKIE_OPTS, maxAge: 300 });
+    reply.setCookie(CAPTCHA_COOKIE, c.id, { ...cookieOpts(_req), maxAge: 300 });
     reply.header('cache-control', 'no-store').type('image/svg+xml');
     return c.svg;
   });
@@ -44,10 +57,17 @@ export const loginRoutes: Module = (app, { db, config }) => {
     });
   }
 
-  serve(app, authApi.logout, { public: true }, async (req, reply) => {
+  const logout = async (req: FastifyRequest, reply: FastifyReply) => {
     const token = req.cookies[SESSION_COOKIE];
     if (token) await dropSession(db, token);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return null;
+  };
+  serve(app, authApi.logoutPost, { public: true }, logout);
+  // The spec's GET stays as an alias, but only for the console's own pages: a link or an image
+  // on another site must not be able to sign a user out.
+  serve(app, authApi.logout, { public: true }, async (req, reply) => {
+    if (!sameOrigin(req)) throw new AppError(Code.NO_PERMISSION, 'errors.crossSite', 403);
+    return logout(req, reply);
   });
 };

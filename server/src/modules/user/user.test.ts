@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
 
@@ -68,11 +69,38 @@ describe('login', () => {
     expect(invalid.json().state.code).toBe(400);
   });
 
-  it('ends the session on logout', async () => {
-    const cookie = await t.login('alpha');
-    await t.app.inject({ method: 'GET', url: '/service/user/logout', headers: { cookie } });
-    const res = await t.app.inject({ method: 'GET', url: '/service/mine/info', headers: { cookie } });
-    expect(res.json().state.code).toBe(500100);
+  it('ends the session on logout (POST; the GET alias only from the console\'s own pages)', async () => {
+    const info = (cookie: string) => t.app.inject({ method: 'GET', url: '/service/mine/info', headers: { cookie } }).then((r) => r.json().state.code);
+    const a = await t.login('alpha');
+    // A link on another site cannot sign the user out.
+    const crossSite = await t.app.inject({ method: 'GET', url: '/service/user/logout', headers: { cookie: a, 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.statusCode).toBe(403);
+    expect(await info(a)).toBe(200000);
+    await t.app.inject({ method: 'POST', url: '/service/user/logout', headers: { cookie: a } });
+    expect(await info(a)).toBe(500100);
+    const b = await t.login('alpha');
+    await t.app.inject({ method: 'GET', url: '/service/user/logout', headers: { cookie: b, 'sec-fetch-site': 'same-origin' } });
+    expect(await info(b)).toBe(500100);
+  });
+
+  it('stores only the hash of a session token', async () => {
+    const cookie = await t.login('beta');
+    const token = cookie.split('=')[1].split(';')[0];
+    const rows = await t.db.query<{ token: string }>('SELECT token FROM user_session');
+    expect(rows.some((r) => r.token === token)).toBe(false);
+    expect(rows.some((r) => r.token === createHash('sha256').update(token).digest('hex'))).toBe(true);
+  });
+
+  it('sets Secure cookies when the request came over HTTPS through a trusted proxy', async () => {
+    const c = await setup({ TRUST_PROXY: 'true' });
+    try {
+      const over = (proto: string) =>
+        c.app.inject({ method: 'POST', url: '/service/user/login', headers: { 'x-forwarded-proto': proto }, payload: { account: 'alpha', password: PASSWORD } });
+      expect((await over('https')).cookies.find((k) => k.name === 'cw_session')!.secure).toBe(true);
+      expect((await over('http')).cookies.find((k) => k.name === 'cw_session')!.secure).toBeFalsy();
+    } finally {
+      await c.close();
+    }
   });
 
   it('requires the captcha when LOGIN_CAPTCHA is on', async () => {

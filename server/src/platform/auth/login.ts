@@ -11,7 +11,11 @@ import type { Scope } from './scope.js';
 /** `setting` row: 'on' = a new login ends the account's other sessions (they answer 500104). Default off. */
 export const SINGLE_SESSION_KEY = 'single_session';
 
-export const COOKIE_OPTS = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: false };
+/**
+ * The console's cookies: HTTP-only, same-site lax, and `Secure` whenever the request came over
+ * HTTPS — directly, or through a proxy trusted with TRUST_PROXY that says so in X-Forwarded-Proto.
+ */
+export const cookieOpts = (req: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure: req.protocol === 'https' });
 
 /** The account facts every way of logging in checks. */
 export interface LoginUser {
@@ -46,7 +50,7 @@ export async function openSession(db: Db, req: FastifyRequest, reply: FastifyRep
     if (current) await dropSession(db, held!);
     const token = await createSession(db, user.id, user.customer_id);
     if ((await system(db).selectFrom('setting').select('value').where('key', '=', SINGLE_SESSION_KEY).executeTakeFirst())?.value === 'on') await revokeOtherSessions(db, user.id, token);
-    reply.setCookie(SESSION_COOKIE, token, { ...COOKIE_OPTS, maxAge: SESSION_TTL_MS / 1000 });
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieOpts(req), maxAge: SESSION_TTL_MS / 1000 });
   }
   req.scope = { userId: user.id, account: user.account, customerId: user.customer_id } as Scope;
   await writeLog(db, req, { module: 'user', method: 'login', content: `login${how.via === 'qrcode' ? ' by QR code' : ''}: ${user.account}`, params: { account: user.account, via: how.via } }, 1);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { governedCustomers, ROOT_USER_ID, userFuncs } from './funcs.js';
 import { USER_TYPE } from '@coldwatch/contract';
 import { sql } from 'kysely';
@@ -13,16 +13,23 @@ export const SESSION_COOKIE = 'cw_session';
 const sessions = (q: Queryable) => crossTenant(q, 'a session is resolved by its token before a scope exists');
 export const SESSION_TTL_MS = 12 * 3600_000;
 
+/**
+ * The database keeps a session's SHA-256, never the token itself: a copy of the table (a
+ * backup, a replica, a leaked dump) does not let anyone sign in.
+ */
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A new session; answers the token for the cookie (only its hash is stored). */
 export async function createSession(db: Db, userId: number, customerId: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const k = sessions(db);
   await k.deleteFrom('user_session').where('expires_at', '<', sql<Date>`now()`).execute();
-  await k.insertInto('user_session').values({ token, user_id: userId, customer_id: customerId, expires_at: new Date(Date.now() + SESSION_TTL_MS) }).execute();
+  await k.insertInto('user_session').values({ token: tokenHash(token), user_id: userId, customer_id: customerId, expires_at: new Date(Date.now() + SESSION_TTL_MS) }).execute();
   return token;
 }
 
 export async function dropSession(db: Db, token: string) {
-  await sessions(db).deleteFrom('user_session').where('token', '=', token).execute();
+  await sessions(db).deleteFrom('user_session').where('token', '=', tokenHash(token)).execute();
 }
 
 /** Resolves a session token to the caller's scope; undefined when expired, unknown or cancelled. */
@@ -33,12 +40,12 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
     .innerJoin('app_user as u', 'u.id', 's.user_id')
     .innerJoin('customer as c', 'c.id', 'u.customer_id')
     .select(['s.user_id', 'u.account', 'u.name', 'u.customer_id', 'u.user_type', 'u.is_admin', 'u.status as user_status', 'u.proxy_customer_id', 's.revoked', 'c.status as customer_status', 's.expires_at'])
-    .where('s.token', '=', token)
+    .where('s.token', '=', tokenHash(token))
     .executeTakeFirst();
   if (!row || row.revoked || row.expires_at.getTime() < Date.now() || row.user_status !== 1 || row.customer_status !== 1) return undefined;
   // Sliding expiry: an active user stays signed in; touch at most once a minute.
   if (row.expires_at.getTime() - Date.now() < SESSION_TTL_MS - 60_000) {
-    await sessions(db).updateTable('user_session').set({ expires_at: new Date(Date.now() + SESSION_TTL_MS) }).where('token', '=', token).execute();
+    await sessions(db).updateTable('user_session').set({ expires_at: new Date(Date.now() + SESSION_TTL_MS) }).where('token', '=', tokenHash(token)).execute();
   }
   const scope: Scope = {
     userId: row.user_id,
@@ -88,16 +95,16 @@ export async function sceneLimit(db: Queryable, userId: number): Promise<number[
 /** Why a session token no longer works, when it was ended on purpose: 'conflict' = the account logged in elsewhere (spec §8 500104). */
 export async function revokedReason(db: Db, token: string | undefined): Promise<string | undefined> {
   if (!token) return undefined;
-  const row = await sessions(db).selectFrom('user_session').select('revoked').where('token', '=', token).executeTakeFirst();
+  const row = await sessions(db).selectFrom('user_session').select('revoked').where('token', '=', tokenHash(token)).executeTakeFirst();
   return row?.revoked ?? undefined;
 }
 
 /** Ends every session of a user (deleted, cancelled, password reset), or all but one (password change keeps the caller's). */
 export async function endUserSessions(q: Queryable, userIds: number | number[], exceptToken?: string) {
-  await sessions(q).deleteFrom('user_session').where('user_id', 'in', ([] as number[]).concat(userIds)).where('token', '<>', exceptToken ?? '').execute();
+  await sessions(q).deleteFrom('user_session').where('user_id', 'in', ([] as number[]).concat(userIds)).where('token', '<>', exceptToken ? tokenHash(exceptToken) : '').execute();
 }
 
 /** Single-session login: the account's other live sessions are marked revoked, so their next call answers 500104. */
 export async function revokeOtherSessions(q: Queryable, userId: number, keepToken: string, reason = 'conflict') {
-  await sessions(q).updateTable('user_session').set({ revoked: reason }).where('user_id', '=', userId).where('token', '<>', keepToken).where('revoked', 'is', null).execute();
+  await sessions(q).updateTable('user_session').set({ revoked: reason }).where('user_id', '=', userId).where('token', '<>', tokenHash(keepToken)).where('revoked', 'is', null).execute();
 }
