@@ -12,6 +12,8 @@ let console_: RunningConsole;
 let browser: Browser;
 let ctx: BrowserContext;
 let page: Page;
+/** Anything the browser refused under the console's Content-Security-Policy. */
+const cspViolations: string[] = [];
 
 /** The table's loading fade (antd dims it to half while fetching, then fades back) is over. */
 const settled = (p: Page) =>
@@ -28,6 +30,7 @@ beforeAll(async () => {
   ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   await ctx.addCookies([{ name: 'lang', value: 'en-US', url: console_.url }]);
   page = await ctx.newPage();
+  page.on('console', (m) => /Content Security Policy/i.test(m.text()) && cspViolations.push(m.text()));
   await page.goto(`${console_.url}/login`);
   await page.getByPlaceholder('Account').fill('admin');
   await page.getByPlaceholder('Password').fill('admin123');
@@ -137,5 +140,16 @@ describe('scheduled jobs and retention', () => {
     expect((await call('POST', `/service/mine/loginQrcode/confirm?key=${issued[1]}`)).state.code).toBe(200000);
     await g.waitForURL(/\/home/, { timeout: 15_000 });
     await guest.close();
+  });
+
+  it('the pages and the API docs run under the Content-Security-Policy', async () => {
+    for (const p of ['/home', '/databoard/deviceMonitor', '/abnormal/dataex', '/sys/scheduled']) {
+      await page.goto(`${console_.url}${p}`);
+      await page.locator('.cw-content').waitFor();
+      await page.waitForTimeout(500);
+    }
+    await page.goto(`${console_.url}/docs`);
+    await page.getByText('Coldwatch console API').first().waitFor({ timeout: 15_000 });
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './precompress';
 
 // The dev server proxies API calls to a console started with `npm start` (PORT 8080 by default).
 const target = process.env.COLDWATCH_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: { proxy: { '/service': target, '/api': target } },
   build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },
 });

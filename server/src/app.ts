@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
+import helmet from '@fastify/helmet';
+import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { Code } from '@coldwatch/contract';
 import { AppError } from './platform/http/errors.js';
@@ -33,6 +35,33 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
+  // API answers over 1 KB are compressed (the live stream never: event-stream is excluded; the web
+  // app's files come precompressed from the build).
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  // Security headers on every answer. The CSP is what the web app needs: its own scripts, Ant
+  // Design's injected styles, data: images (QR codes, signatures), same-origin calls and the
+  // live stream; nothing may frame the console.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Only over HTTPS would HSTS mean anything; a proxy that terminates TLS sets it.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
   // Only the routes that name a limit (the sign-in routes, platform/auth/login.ts signInLimit) are counted.
   await app.register(rateLimit, {
     global: false,
@@ -62,7 +91,15 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   if (existsSync(path.join(webDist, 'index.html'))) {
     // Files are looked up per request (a rebuilt web app is served without a restart); the
     // envelope's not-found handler hands other GETs to index.html: the web app routes in the browser.
-    await app.register(fastifyStatic, { root: webDist });
+    // The build's .br/.gz siblings (web/precompress.ts) answer clients that accept them; hashed
+    // assets never change, so browsers keep them for a year without asking again.
+    await app.register(fastifyStatic, {
+      root: webDist,
+      preCompressed: true,
+      setHeaders: (res, file) => {
+        if (/[/\\]assets[/\\]/.test(file)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
   }
   return app;
 }

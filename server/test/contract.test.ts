@@ -92,3 +92,39 @@ describe('wrong method', () => {
     expect(none.statusCode).toBe(404);
   });
 });
+
+describe('security headers', () => {
+  it('every answer carries the CSP, nosniff, frame and referrer policies', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/healthz' });
+    const csp = String(r.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['referrer-policy']).toBe('same-origin');
+    expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
+    const api = await t.app.inject({ method: 'GET', url: '/service/mine/info' });
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('a JSON body over 1 MB is refused with 413; a normal one passes', async () => {
+    const cookie = await t.login('alpha');
+    const big = await t.app.inject({ method: 'POST', url: '/service/contact/add', headers: { cookie, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+    expect(big.statusCode).toBe(413);
+    const small = await t.app.inject({ method: 'POST', url: '/service/contact/add', headers: { cookie }, payload: { name: 'Small', phone: '13800000123', groupName: 'g' } });
+    expect(small.json().state.code).toBe(200000);
+  });
+});
+
+describe('compression', () => {
+  it('compresses an API answer over 1 KB for a client that accepts it', async () => {
+    const cookie = await t.login('admin');
+    const r = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(r.headers['content-encoding']).toBe('br');
+    const page = await t.app.inject({ method: 'GET', url: '/service/resource/tree', headers: { cookie, 'accept-encoding': 'gzip' } });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    const plain = await t.app.inject({ method: 'GET', url: '/service/resource/tree', headers: { cookie } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().state.code).toBe(200000);
+  });
+});

@@ -110,7 +110,8 @@ export const mineRoutes: Module = async (app, { db }) => {
     if (userId !== req.scope.userId) await repo.scopedUser(db, req.scope, userId);
     const f = await repo.getFile(db, userId, 'avatar');
     if (!f) throw notFound();
-    reply.type(f.mime).header('cache-control', 'private, max-age=86400');
+    // Served as the image it was checked to be, never sniffed as something else, never rendered as a page.
+    reply.type(f.mime).header('cache-control', 'private, max-age=86400').header('content-disposition', 'inline; filename="avatar"');
     return f.data;
   });
 
