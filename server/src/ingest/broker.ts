@@ -21,9 +21,39 @@ const authError = (msg: string, code: 4 | 5): AuthenticateError => Object.assign
  * commit answers with an error, which makes aedes drop the connection; the gateway
  * redelivers the unacked message when it reconnects.
  */
+/** The largest MQTT packet the broker reads (docs/ingest.md): a data message of 5,000 readings is about 600 KB. */
+export const MAX_PACKET_BYTES = 1024 * 1024;
+/** A connection that has not finished CONNECT by then is closed. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+interface ParserHost {
+  _parser?: { packet: { length: number }; _parseLength: () => boolean };
+}
+
+/**
+ * Refuses a packet whose announced length exceeds MAX_PACKET_BYTES before any of its body is
+ * buffered: aedes (through mqtt-packet) would otherwise read a 200 MB CONNECT into memory
+ * before asking who sends it. The parser is aedes's own; we look at the length it just read.
+ */
+function capPackets(client: ParserHost, socket: net.Socket, svc: IngestService) {
+  const parser = client?._parser;
+  if (!parser) return;
+  const readLength = parser._parseLength.bind(parser);
+  parser._parseLength = () => {
+    const ok = readLength();
+    if (ok && parser.packet.length > MAX_PACKET_BYTES) {
+      svc.log.warn({ remote: socket.remoteAddress, bytes: parser.packet.length }, 'mqtt: packet over the size limit, connection closed');
+      socket.destroy();
+      return false;
+    }
+    return ok;
+  };
+}
+
 export async function startBroker(svc: IngestService, opts: { port: number; host?: string }): Promise<EmbeddedBroker> {
   const gateways = new WeakMap<Client, GatewayInfo>();
   const broker = await Aedes.createBroker({
+    connectTimeout: CONNECT_TIMEOUT_MS,
     authenticate(client, username, password, done) {
       if (!username || client.id !== username) return done(authError('client id must equal username (the gateway sn)', 5), false);
       svc.authenticate(username, password).then(
@@ -78,7 +108,7 @@ export async function startBroker(svc: IngestService, opts: { port: number; host
   };
   svc.bus.on('directory', onDirectory);
 
-  const server = net.createServer(broker.handle as (socket: net.Socket) => void);
+  const server = net.createServer((socket) => capPackets(broker.handle(socket) as unknown as ParserHost, socket, svc));
   // aedes.close() closes only clients that finished CONNECT; a socket still authenticating
   // would keep server.close() waiting, so every socket is tracked and destroyed at the end.
   const sockets = new Set<net.Socket>();

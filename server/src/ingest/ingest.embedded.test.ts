@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import net from 'node:net';
 import mqtt from 'mqtt';
 import { mqttSuite } from './mqtt-suite.js';
 import { startIngest } from './index.js';
@@ -42,6 +43,31 @@ describe('ingest over the embedded broker', () => {
     const got = new Promise<[string, string]>((r) => c.once('message', (topic, payload) => r([topic, payload.toString()])));
     expect(await ctx.t.ingest.publishDown(ctx.gwB.sn, 'output', { cmdId: 'c-9', dev: 'R0000001', on: true })).toBe(true);
     expect(await got).toEqual([`cc/${ctx.gwB.sn}/down/output`, JSON.stringify({ cmdId: 'c-9', dev: 'R0000001', on: true })]);
+  });
+
+  it('closes a connection announcing a packet over 1 MB before reading it, while a gateway keeps being acknowledged', async () => {
+    const c = await ctx.connect(ctx.gwA);
+    const sock = net.connect(ctx.ingest.mqttPort!, '127.0.0.1');
+    sock.on('error', () => undefined); // the broker resets it: that is the point
+    await new Promise<void>((r) => sock.once('connect', () => r()));
+    const closed = new Promise<number>((r) => sock.once('close', () => r(Date.now())));
+    const start = Date.now();
+    // CONNECT with a remaining length of 200 MB (variable-length encoding), then the first bytes of it.
+    const len = 200 * 1024 * 1024;
+    const varint: number[] = [];
+    for (let x = len; ; ) {
+      let b = x % 128;
+      x = Math.floor(x / 128);
+      if (x > 0) b |= 128;
+      varint.push(b);
+      if (x === 0) break;
+    }
+    sock.write(Buffer.from([0x10, ...varint]));
+    sock.write(Buffer.alloc(64 * 1024, 0x41));
+    const ack = await c.publishAsync(`cc/${ctx.gwA.sn}/up/data`, JSON.stringify({ readings: [{ dev: ctx.gwA.sensors[0].dev, ts: Date.now(), temp: 3 }] }), { qos: 1 });
+    expect(ack).toBeTruthy();
+    expect((await closed) - start).toBeLessThan(2_000);
+    await c.endAsync();
   });
 
   it('fails clearly when an explicit port is taken', async () => {
