@@ -8,6 +8,7 @@ import { Code } from '@coldwatch/contract';
 import { AppError } from './platform/http/errors.js';
 import { sql } from 'kysely';
 import { system } from './platform/db/kysely.js';
+import { Metrics } from './platform/metrics/metrics.js';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
@@ -68,6 +69,12 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     errorResponseBuilder: (_req, ctx) => new AppError(Code.FAILED, 'errors.tooMany', 429, undefined, { seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
   });
   registerEnvelope(app);
+  // HTTP latency by route for /metrics.
+  const metrics = (deps.metrics ??= new Metrics());
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    metrics.observe('coldwatch_http_request_seconds', 'HTTP answers by route, method and status class', { route, method: req.method, status: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
+  });
   // A DELETE or PUT whose only input is its query may still say `content-type: application/json`
   // (many HTTP clients do) with no body: that is no body, not a broken one.
   const json = app.getDefaultJsonParser('error', 'error');

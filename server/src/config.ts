@@ -15,6 +15,8 @@ const env = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Believe X-Forwarded-* from the reverse proxy in front (true, a hop count, or addresses). */
   TRUST_PROXY: z.string().optional(),
+  /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
+  METRICS_TOKEN: z.string().min(8).optional(),
   DEMO: z.enum(['0', '1']).default('0'),
   ROOT_PASSWORD: z.string().min(6).optional(),
   SIMULATOR: z.enum(['0', '1']).optional(),
@@ -38,6 +40,7 @@ export interface Config {
   loginRateLimit: number;
   /** Fastify's trustProxy: false unless TRUST_PROXY is set. */
   trustProxy: boolean | string;
+  metricsToken?: string;
   demo: boolean;
   rootPassword?: string;
   simulator: boolean;
@@ -69,6 +72,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     loginCaptcha: e.LOGIN_CAPTCHA === 'on',
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: !e.TRUST_PROXY || e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY,
     demo,
     rootPassword: e.ROOT_PASSWORD,

@@ -4,6 +4,7 @@ import type { Db } from './platform/db/client.js';
 import type { Bus } from './platform/events.js';
 import type { IngestService } from './ingest/service.js';
 import type { JobRunner } from './platform/jobs/runner.js';
+import type { Metrics } from './platform/metrics/metrics.js';
 
 /** What every module is built from. Tests build the same thing with a test database. */
 export interface AppDeps {
@@ -15,4 +16,6 @@ export interface AppDeps {
   ingest?: IngestService;
   /** The job runner, once started (main.ts); /sys/scheduled's "run now" wakes it. */
   jobs?: JobRunner;
+  /** Counters and summaries of /metrics (made by buildApp). */
+  metrics?: Metrics;
 }

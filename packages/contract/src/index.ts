@@ -24,3 +24,4 @@ export * from './api/customer.js';
 export * from './api/scheduled.js';
 export * from './api/live.js';
 export * from './reading.js';
+export * from './api/metrics.js';

@@ -78,7 +78,14 @@ export class ReadingWriter {
   private running: Promise<void> | null = null;
   private touched = new Map<number, number>();
   private retention = { days: 365, readAt: 0 };
-  readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0, splitBatches: 0 };
+  readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0, splitBatches: 0, commitMs: 0 };
+  /** Rejected readings and messages by reason (the reject log's reasons), for /metrics. */
+  readonly rejectedBy = new Map<string, number>();
+
+  /** Readings waiting for a commit. */
+  get queued() {
+    return this.queue.reduce((n, b) => n + b.items.length, 0);
+  }
   private maxBatch: number;
   private lingerMs: number;
 
@@ -174,8 +181,11 @@ export class ReadingWriter {
 
   private async commit(batch: Batch) {
     try {
+      const started = performance.now();
       this.settle(batch, await this.write(batch));
+      this.stats.commitMs += performance.now() - started;
       this.stats.batches++;
+      for (const r of batch.rejects) this.rejectedBy.set(r.reason, (this.rejectedBy.get(r.reason) ?? 0) + 1);
     } catch (err) {
       // The database refused the data (not the connection): find the guilty message by
       // writing the batch's messages one by one, so that the others still commit.
@@ -237,6 +247,7 @@ export class ReadingWriter {
     m.result.duplicates = 0;
     m.result.rejected += batch.items.length;
     this.stats.rejected += m.result.rejected;
+    for (const r of rejects) this.rejectedBy.set(r.reason, (this.rejectedBy.get(r.reason) ?? 0) + 1);
     this.log.warn({ err, readings: batch.items.length }, 'ingest: message refused by the database, acknowledged and logged');
     m.resolve(m.result);
   }

@@ -51,7 +51,8 @@ const statusInLimit = (limit: LiveLimit | null, d: DeviceStatusEvent) =>
  * The live stream of the console (Server-Sent Events): readings, exceptions and device
  * status changes of the customers in the caller's scope, as the bus reports them after commit.
  */
-export const liveRoutes: Module = (app, { db, bus }) => {
+export const liveRoutes: Module = (app, { db, bus, metrics }) => {
+  const clients = (n: number) => metrics?.add('coldwatch_live_clients', 'Open live streams', {}, n, 'gauge');
   // Open streams never end by themselves: on shutdown end them, or closing the server waits forever.
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
@@ -115,7 +116,10 @@ export const liveRoutes: Module = (app, { db, bus }) => {
       out.end();
     };
     open.add(end);
-    out.on('close', () => (cleanup(), open.delete(end)));
-    out.on('error', () => (cleanup(), open.delete(end)));
+    clients(1);
+    // Counted down once, whichever of close and error comes first.
+    const gone = () => open.delete(end) && clients(-1);
+    out.on('close', () => (cleanup(), gone()));
+    out.on('error', () => (cleanup(), gone()));
   });
 };

@@ -1,0 +1,63 @@
+import { timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
+import { metricsApi } from '@coldwatch/contract';
+import type { Module } from '../index.js';
+import { crossTenant, system } from '../../platform/db/kysely.js';
+import { ingestOf } from '../../ingest/service.js';
+import { Metrics } from '../../platform/metrics/metrics.js';
+import { serve } from '../../platform/http/route.js';
+
+const NOTICE_STATUS_NAME: Record<number, string> = { 0: 'pending', 1: 'sent', 2: 'failed' };
+
+/**
+ * `GET /metrics` for Prometheus. Open unless METRICS_TOKEN is set, then it needs
+ * `Authorization: Bearer <token>`; it carries counts only, never customer data.
+ */
+export const metricsRoutes: Module = (app, deps) => {
+  const metrics = (deps.metrics ??= new Metrics());
+  const { db, config } = deps;
+
+  metrics.collect(async () => {
+    const w = ingestOf(deps).writer;
+    return [
+      { name: 'coldwatch_readings_total', help: 'Readings and messages by outcome', type: 'counter', values: [
+        { labels: { outcome: 'accepted' }, value: w.stats.accepted },
+        { labels: { outcome: 'duplicate' }, value: w.stats.duplicates },
+        { labels: { outcome: 'rejected' }, value: w.stats.rejected },
+      ] },
+      { name: 'coldwatch_rejects_total', help: 'Reject log entries by reason', type: 'counter', values: [...w.rejectedBy].map(([reason, value]) => ({ labels: { reason }, value })) },
+      { name: 'coldwatch_writer_batches_total', help: 'Write batches by outcome', type: 'counter', values: [
+        { labels: { outcome: 'committed' }, value: w.stats.batches },
+        { labels: { outcome: 'failed' }, value: w.stats.failedBatches },
+        { labels: { outcome: 'split' }, value: w.stats.splitBatches },
+      ] },
+      { name: 'coldwatch_writer_commit_seconds_sum', help: 'Time spent committing batches', type: 'counter', values: [{ value: w.stats.commitMs / 1000 }] },
+      { name: 'coldwatch_writer_queue_readings', help: 'Readings waiting for a commit', type: 'gauge', values: [{ value: w.queued }] },
+    ];
+  });
+
+  metrics.collect(async () => {
+    const notices = await crossTenant(db, 'counts of every customer\'s notices, no rows')
+      .selectFrom('notice_log')
+      .select(['status', sql<number>`count(*)::int`.as('n')])
+      .groupBy('status')
+      .execute();
+    const jobs = await system(db).selectFrom('job_schedule').select(['name', 'last_state']).execute();
+    return [
+      { name: 'coldwatch_notices', help: 'Alarm notices by status', type: 'gauge', values: notices.map((r) => ({ labels: { status: NOTICE_STATUS_NAME[r.status] ?? String(r.status) }, value: r.n })) },
+      { name: 'coldwatch_job_last_ok', help: '1 when the job\'s last run succeeded', type: 'gauge', values: jobs.map((j) => ({ labels: { job: j.name }, value: j.last_state === 'done' ? 1 : 0 })) },
+    ];
+  });
+
+  const allowed = (auth: string | undefined) => {
+    if (!config.metricsToken) return true;
+    const want = Buffer.from(`Bearer ${config.metricsToken}`);
+    const got = Buffer.from(auth ?? '');
+    return got.length === want.length && timingSafeEqual(got, want);
+  };
+
+  serve(app, metricsApi.scrape, { public: true }, async (req, reply) => {
+    if (!allowed(req.headers.authorization)) return reply.status(401).type('text/plain').send('unauthorized\n');
+    return reply.type('text/plain; version=0.0.4').send(await metrics.render());
+  });
+};

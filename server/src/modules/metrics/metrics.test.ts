@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setup, type TestCtx } from '../../../test/helper.js';
+import { enrol } from '../../ingest/test-fixtures.js';
+
+/* /metrics in Prometheus text: a reading we send is counted, a reject by its reason, HTTP by route. */
+
+let t: TestCtx;
+beforeAll(async () => {
+  t = await setup({ METRICS_TOKEN: 'scrape-me-please' });
+}, 180_000);
+afterAll(() => t.close());
+
+const scrape = async () => {
+  const r = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer scrape-me-please' } });
+  expect(r.statusCode).toBe(200);
+  expect(r.headers['content-type']).toContain('text/plain');
+  return r.body;
+};
+const value = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}"]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
+describe('/metrics', () => {
+  it('counts a reading that we publish, and a refused one by its reason', async () => {
+    const g = await enrol(t.db, t.tenants.a.customerId, 1);
+    const before = await scrape();
+    const post = (body: unknown) =>
+      t.app.inject({ method: 'POST', url: `/ingest/v1/${g.sn}/data`, headers: { authorization: `Bearer ${g.secret}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    await post({ readings: [{ dev: g.sensors[0].dev, ts: Date.now() - 1000, temp: 4 }, { dev: g.sensors[0].dev, ts: Date.now() - 2000, temp: 1e39 }] });
+    const after = await scrape();
+    expect(value(after, 'coldwatch_readings_total{outcome="accepted"}')).toBe(value(before, 'coldwatch_readings_total{outcome="accepted"}') + 1);
+    expect(value(after, 'coldwatch_rejects_total{reason="out_of_range"}')).toBe(1);
+    expect(after).toMatch(/^coldwatch_writer_queue_readings 0$/m);
+    expect(after).toMatch(/^coldwatch_http_request_seconds_count\{route="\/ingest\/v1\/:sn\/:kind",method="POST",status="2xx"\} \d+$/m);
+  });
+
+  it('needs the token when METRICS_TOKEN is set', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong-token!!' } })).statusCode).toBe(401);
+  });
+});
