@@ -37,19 +37,19 @@ export async function rollupPass(db: Db, limit = 2000): Promise<number> {
     if (!taken.length) return 0;
     const sensors = taken.map((t) => t.sensor_id);
     const buckets = taken.map((t) => t.bucket);
-    // A bucket whose readings are all gone (retention) leaves no row behind.
-    await q.query(
-      `DELETE FROM reading_5m f USING unnest($1::int[], $2::timestamptz[]) AS t(s, b)
-        WHERE f.sensor_id = t.s AND f.bucket = t.b
-          AND NOT EXISTS (SELECT 1 FROM reading r WHERE r.sensor_id = t.s AND r.ts >= t.b AND r.ts < t.b + interval '5 minutes')`,
-      [sensors, buckets],
-    );
+    // The taken buckets are rebuilt from scratch: deleted, then inserted where readings remain
+    // (a bucket whose readings are all gone, by retention, leaves no row). Both statements are
+    // key lookups, whatever the planner knows of a freshly filled partition.
+    await q.query(`DELETE FROM reading_5m f USING unnest($1::int[], $2::timestamptz[]) AS t(s, b) WHERE f.sensor_id = t.s AND f.bucket = t.b`, [sensors, buckets]);
+    // One index range scan per bucket (LATERAL): the plan must not depend on the statistics of
+    // a partition that was just filled and not analysed yet.
     await q.query(
       `INSERT INTO reading_5m (sensor_id, bucket, customer_id, n, first_ts, last_ts, ${cols})
-       SELECT t.s, t.b, min(r.customer_id), count(*), min(r.ts), max(r.ts), ${fromRaw}
-         FROM unnest($1::int[], $2::timestamptz[]) AS t(s, b)
-         JOIN reading r ON r.sensor_id = t.s AND r.ts >= t.b AND r.ts < t.b + interval '5 minutes'
-        GROUP BY t.s, t.b
+       SELECT t.s, t.b, a.* FROM unnest($1::int[], $2::timestamptz[]) AS t(s, b)
+       CROSS JOIN LATERAL (
+         SELECT min(r.customer_id), count(*) AS total, min(r.ts), max(r.ts), ${fromRaw}
+           FROM reading r WHERE r.sensor_id = t.s AND r.ts >= t.b AND r.ts < t.b + interval '5 minutes') a
+        WHERE a.total > 0
        ON CONFLICT (sensor_id, bucket) DO UPDATE SET ${update}`,
       [sensors, buckets],
     );
@@ -61,18 +61,14 @@ export async function rollupPass(db: Db, limit = 2000): Promise<number> {
     const hs = [...hours.values()];
     const hSensors = hs.map((h) => h[0]);
     const hStarts = hs.map((h) => new Date(h[1]));
-    await q.query(
-      `DELETE FROM reading_1h h USING unnest($1::int[], $2::timestamptz[]) AS t(s, b)
-        WHERE h.sensor_id = t.s AND h.bucket = t.b
-          AND NOT EXISTS (SELECT 1 FROM reading_5m f WHERE f.sensor_id = t.s AND f.bucket >= t.b AND f.bucket < t.b + interval '1 hour')`,
-      [hSensors, hStarts],
-    );
+    await q.query(`DELETE FROM reading_1h h USING unnest($1::int[], $2::timestamptz[]) AS t(s, b) WHERE h.sensor_id = t.s AND h.bucket = t.b`, [hSensors, hStarts]);
     await q.query(
       `INSERT INTO reading_1h (sensor_id, bucket, customer_id, n, first_ts, last_ts, ${cols})
-       SELECT t.s, t.b, min(f.customer_id), sum(f.n)::int, min(f.first_ts), max(f.last_ts), ${fromFive}
-         FROM unnest($1::int[], $2::timestamptz[]) AS t(s, b)
-         JOIN reading_5m f ON f.sensor_id = t.s AND f.bucket >= t.b AND f.bucket < t.b + interval '1 hour'
-        GROUP BY t.s, t.b
+       SELECT t.s, t.b, a.* FROM unnest($1::int[], $2::timestamptz[]) AS t(s, b)
+       CROSS JOIN LATERAL (
+         SELECT min(f.customer_id), sum(f.n)::int AS n, min(f.first_ts), max(f.last_ts), ${fromFive}
+           FROM reading_5m f WHERE f.sensor_id = t.s AND f.bucket >= t.b AND f.bucket < t.b + interval '1 hour') a
+        WHERE a.n IS NOT NULL
        ON CONFLICT (sensor_id, bucket) DO UPDATE SET ${update}`,
       [hSensors, hStarts],
     );
