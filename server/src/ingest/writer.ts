@@ -1,7 +1,7 @@
 import { ROLLUP_BUCKET_MS } from './rollup.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../platform/db/client.js';
-import type { Bus, LiveReading } from '../platform/events.js';
+import type { Bus, DeviceStatusEvent, LiveReading } from '../platform/events.js';
 import type { DeviceReading, RefusedReading } from './protocol.js';
 import { FUTURE_TOLERANCE_MS } from '@coldwatch/contract';
 import type { Directory, GatewayInfo, SensorInfo } from './directory.js';
@@ -58,8 +58,6 @@ export const RETENTION_SETTING = 'sensor_history_retention_days';
 const GATEWAY_TOUCH_MS = 15_000;
 
 const newBatch = (): Batch => ({ items: [], rejects: [], messages: [], gateways: new Map() });
-
-type StatusEvent = { customerId: number; kind: 'gateway' | 'sensor'; id: number; status: number };
 
 /** PostgreSQL refused the data itself (class 22 data exception, 23 integrity), not the connection or the server. */
 const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: unknown })?.code ?? ''));
@@ -198,7 +196,7 @@ export class ReadingWriter {
   }
 
   /** Resolves each message with its counts and announces what changed. */
-  private settle(batch: Batch, live: { status: StatusEvent[]; readings: LiveReading[] }) {
+  private settle(batch: Batch, live: { status: DeviceStatusEvent[]; readings: LiveReading[] }) {
     for (const m of batch.messages) {
       this.stats.accepted += m.result.accepted;
       this.stats.duplicates += m.result.duplicates;
@@ -291,7 +289,7 @@ export class ReadingWriter {
     });
     for (const id of touch) this.touched.set(id, now);
 
-    const status: { customerId: number; kind: 'gateway' | 'sensor'; id: number; status: number }[] = [];
+    const status: DeviceStatusEvent[] = [];
     const readings: LiveReading[] = [];
     for (const u of result.updated) {
       const it = result.newestPerSensor.get(u.id)!;

@@ -10,12 +10,6 @@ import { errorMessage } from '../app/errors';
 
 type QueryValue = string | number | boolean | undefined | null;
 
-/** Paging of spec §7: an offset and a length. */
-export interface PageParams {
-  iDisplayStart: number;
-  iDisplayLength: number;
-}
-
 /** What the server's `/page` calls answer. */
 export interface PagedResult<T> {
   total: number;

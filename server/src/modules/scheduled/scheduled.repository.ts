@@ -4,6 +4,7 @@ import type { Queryable } from '../../platform/db/client.js';
 import { system } from '../../platform/db/kysely.js';
 import { msOf, msOrNull } from '../../platform/db/query.js';
 import { AppError } from '../../platform/http/errors.js';
+import { queueRun } from '../../platform/jobs/runner.js';
 
 /** The periodic jobs: their schedule rows with whether a run is going on or waiting. */
 export async function list(q: Queryable): Promise<ScheduledJob[]> {
@@ -43,11 +44,5 @@ function figures(json: string): ScheduledJob['lastFigures'] {
 export async function runNow(q: Queryable, name: string): Promise<{ queued: boolean }> {
   const k = system(q);
   if (!(await k.selectFrom('job_schedule').select('name').where('name', '=', name).executeTakeFirst())) throw new AppError(Code.NOT_FOUND, 'errors.job.unknown', 404);
-  const row = await k
-    .insertInto('job')
-    .values({ name, singleton: 'manual' })
-    .onConflict((oc) => oc.columns(['name', 'singleton']).where('singleton', 'is not', null).where('state', 'in', ['queued', 'running']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return { queued: !!row };
+  return { queued: await queueRun(q, name, 'manual') };
 }

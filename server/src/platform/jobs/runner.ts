@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
 
 /*
  * Durable jobs in the database (docs/jobs.md): a `job` row per run, claimed with
@@ -38,6 +38,15 @@ interface Claimed {
   payload: Record<string, unknown>;
   attempts: number;
   max_attempts: number;
+}
+
+/**
+ * Queues one run of a job, unless a run of the same kind (the periodic one, or a manual "run
+ * now") already waits or runs: the partial unique index job_singleton decides. True when queued.
+ */
+export async function queueRun(q: Queryable, name: string, singleton: 'schedule' | 'manual', maxAttempts = 5): Promise<boolean> {
+  const rows = await q.query(`INSERT INTO job (name, singleton, max_attempts) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id`, [name, singleton, maxAttempts]);
+  return rows.length > 0;
 }
 
 export class JobRunner {
@@ -86,12 +95,9 @@ export class JobRunner {
   /** Queues a run now (at most one manual run waits at a time) and wakes the loop. */
   async runNow(name: string): Promise<{ queued: boolean }> {
     if (!this.specs.has(name)) throw new Error(`unknown job ${name}`);
-    const rows = await this.db.query(
-      `INSERT INTO job (name, singleton, max_attempts) VALUES ($1, 'manual', $2) ON CONFLICT DO NOTHING RETURNING id`,
-      [name, this.specs.get(name)!.maxAttempts ?? 5],
-    );
+    const queued = await queueRun(this.db, name, 'manual', this.specs.get(name)!.maxAttempts);
     void this.kick();
-    return { queued: rows.length > 0 };
+    return { queued };
   }
 
   /** Runs everything due now, then returns (tests, and a kick after a burst). */
@@ -131,12 +137,7 @@ export class JobRunner {
         WHERE next_run_at <= now() AND name = ANY($1::text[]) RETURNING name`,
       [this.names],
     );
-    for (const { name } of due) {
-      await this.db.query(`INSERT INTO job (name, singleton, max_attempts) VALUES ($1, 'schedule', $2) ON CONFLICT DO NOTHING`, [
-        name,
-        this.specs.get(name)!.maxAttempts ?? 5,
-      ]);
-    }
+    for (const { name } of due) await queueRun(this.db, name, 'schedule', this.specs.get(name)!.maxAttempts);
   }
 
   /** Claims and runs one due job; false when none is due. */

@@ -2,9 +2,6 @@ import { useMutation } from '@tanstack/react-query';
 import { authApi, loginQrApi, type Result } from '@coldwatch/contract';
 import { call } from '../../api/call';
 
-/** Spec §4/§2: a login QR code is valid five minutes. */
-export const QR_VALID_MS = 5 * 60_000;
-
 export type LoginQr = Result<typeof loginQrApi.get>;
 export type QrStatus = Result<typeof authApi.qrStatus>['status'];
 
