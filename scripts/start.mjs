@@ -44,6 +44,15 @@ export function webBuildNeeded() {
   return sources > built ? 'web sources changed since the last build' : null;
 }
 
+/** Compiles the server into server/dist/main.js (half a second; always, so it never runs stale). */
+export function buildServer() {
+  const r = spawnSync(npm, ['run', 'build', '-w', 'server'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('The server did not build; see the messages above.');
+    process.exit(r.status ?? 1);
+  }
+}
+
 export function buildWeb(reason) {
   console.log(`Building the web app (${reason}): npm run build -w web`);
   const t0 = Date.now();
@@ -67,10 +76,12 @@ if (isMain) {
 
   // The server runs in its own process group, so that a Ctrl-C reaches it once (from here),
   // not twice (from the terminal and from here); we pass every signal on and wait for it to drain.
+  // The IPC channel is its lifeline: when this process dies in a way that it cannot pass on
+  // (SIGKILL of the whole group, say), the channel closes and the server shuts down by itself.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
     env,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached: true,
   });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildWeb, webBuildNeeded } from './start.mjs';
+import { buildServer, buildWeb, webBuildNeeded } from './start.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
@@ -81,6 +81,7 @@ results.push(await runVitest('web', path.join(root, 'web')));
 if (existsSync(path.join(root, 'e2e/vitest.config.ts'))) {
   const reason = webBuildNeeded();
   if (reason) buildWeb(reason);
+  buildServer(); // the e2e suite starts the compiled server, as production does
   results.push(await runVitest('e2e', path.join(root, 'e2e'), ['--config', 'vitest.config.ts']));
 } else {
   skipped.push('e2e (no e2e/vitest.config.ts)');

@@ -27,7 +27,8 @@ export interface RunningConsole {
 }
 
 /**
- * Starts the real console as a user would (`tsx server/src/main.ts`), with demo data, on
+ * Starts the real console as production runs it (the compiled `server/dist/main.js`, which
+ * `npm run build` makes and `npm run serve` and the Dockerfile start), with demo data, on
  * free ports and a fresh database: a new database on the machine's PostgreSQL when
  * DATABASE_URL is set, a new PGlite directory otherwise.
  */
@@ -48,7 +49,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Ru
     databaseUrl = u.toString();
   }
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
     cwd: root,
     env: {
       ...process.env,

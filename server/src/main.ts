@@ -72,6 +72,8 @@ async function main() {
   const startedAt = Date.now();
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // Started by `npm start` with an IPC channel: the launcher's death closes it, and we follow.
+  if (process.send) process.on('disconnect', () => shutdown('launcher exited'));
 
   // A taken default HTTP port moves to a free one; a taken explicit PORT is an error, found before any work.
   const http = await choosePort(config.port, config.portExplicit, 'HTTP');
