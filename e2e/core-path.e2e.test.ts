@@ -89,6 +89,7 @@ describe('core path', () => {
     await page.getByRole('button', { name: '切换语言' }).click();
     await Promise.all([page.waitForEvent('load'), page.getByRole('menuitem', { name: 'English' }).click()]);
     await page.getByRole('menuitem', { name: 'Home' }).first().waitFor();
+    await page.getByText('Demo Hospital').first().waitFor();
     await shot(page, 'home-en');
     await page.goto(`${console_.url}/abnormal/dataex`);
     await page.locator('tr', { hasText: FEED.dev }).first().waitFor();

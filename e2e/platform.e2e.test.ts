@@ -152,4 +152,23 @@ describe('scheduled jobs and retention', () => {
     await page.getByText('Coldwatch console API').first().waitFor({ timeout: 15_000 });
     expect(cspViolations).toEqual([]);
   });
+
+  it('the login page downloads at most 250 KB of JavaScript, compressed, and the shell only after login', async () => {
+    const guest = await browser.newContext({ locale: 'en-US' });
+    const g = await guest.newPage();
+    const scripts: { url: string; bytes: number; encoding: string }[] = [];
+    g.on('requestfinished', async (r) => {
+      if (r.resourceType() !== 'script') return;
+      const res = await r.response();
+      scripts.push({ url: r.url(), bytes: (await r.sizes()).responseBodySize, encoding: (await res?.headerValue('content-encoding')) ?? '' });
+    });
+    await g.goto(`${console_.url}/login`, { waitUntil: 'networkidle' });
+    await g.getByPlaceholder('Account').waitFor();
+    const total = scripts.reduce((n, s) => n + s.bytes, 0);
+    console.log(`login route: ${scripts.length} scripts, ${total} bytes compressed`);
+    expect(scripts.filter((s) => s.bytes > 1024).every((s) => s.encoding === 'br'), JSON.stringify(scripts)).toBe(true);
+    expect(total).toBeLessThanOrEqual(250_000);
+    expect(scripts.some((s) => /ShellLayout|SignedIn/.test(s.url))).toBe(false);
+    await guest.close();
+  });
 });

@@ -25,3 +25,4 @@ export * from './api/scheduled.js';
 export * from './api/live.js';
 export * from './reading.js';
 export * from './api/metrics.js';
+export * from './refs.gen.js';

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { authApi, mineApi, type MenuNode, type PublicUser, type Result } from '@coldwatch/contract';
+import { authRefs, mineRefs, type mineApi, type MenuNode, type PublicUser, type Result } from '@coldwatch/contract';
 import { call } from '../api/call';
 import { session, SESSION_KEYS } from './session';
 
@@ -15,7 +15,7 @@ export type PageInfo = Result<typeof mineApi.pageInfo>;
 
 export const PAGE_INFO_KEY = ['pageInfo'] as const;
 
-export const fetchPageInfo = () => call(mineApi.pageInfo);
+export const fetchPageInfo = () => call(mineRefs.pageInfo);
 
 /** True only if every code is held (spec §6: an action is allowed only if all required keys are true). */
 export function holdsAll(auths: Record<string, boolean> | undefined, codes: readonly string[]): boolean {
@@ -30,7 +30,7 @@ export const storePageInfo = (info: PageInfo) => session.set(SESSION_KEYS.pageIn
 /** Ends the session on the server and in the browser. Throws the server's failure (spec §8: 'exit failed'). */
 export async function logout(qc: QueryClient) {
   try {
-    await call(authApi.logoutPost);
+    await call(authRefs.logoutPost);
   } finally {
     session.clear();
     qc.clear();

@@ -7,7 +7,7 @@ import { fetchPageInfo, logout, PAGE_INFO_KEY, storePageInfo, type PageInfo } fr
 import { applyStoredLanguage } from './i18n';
 import { ERROR_TOAST_SECONDS } from './errors';
 import { session, SESSION_KEYS } from './session';
-import { SCENE_TREE_KEY } from '../ui/OrgTree';
+import { SCENE_TREE_KEY } from '../ui/sceneTreeKey';
 
 /**
  * The login guard of spec §4: on every navigation to a page that needs a session, page info

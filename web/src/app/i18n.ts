@@ -3,22 +3,39 @@ import { initReactI18next } from 'react-i18next';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/en';
-import { mineApi } from '@coldwatch/contract';
+import { mineRefs } from '@coldwatch/contract';
 import { call } from '../api/call';
 import { chooseLanguage, DEFAULT_LANG, LANG_COOKIE, normalizeLang, readCookie, type Lang } from './lang';
 import { session, SESSION_KEYS } from './session';
 
 /**
  * Every catalogue under src/locales/<lang>/<namespace>.json is bundled; a new namespace
- * file is picked up without touching this code.
+ * file is picked up without touching this code. The login route's own (common, login) are in
+ * the first download; the rest arrive with the shell (`loadCatalogues`), so that the login
+ * page stays light.
  */
-const files = import.meta.glob('../locales/*/*.json', { eager: true, import: 'default' }) as Record<string, Record<string, unknown>>;
+type Catalogue = Record<string, unknown>;
+const firstFiles = import.meta.glob('../locales/*/{common,login}.json', { eager: true, import: 'default' }) as Record<string, Catalogue>;
+const laterFiles = import.meta.glob(['../locales/*/*.json', '!../locales/*/{common,login}.json'], { import: 'default' }) as Record<string, () => Promise<Catalogue>>;
 
-export const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-for (const [file, data] of Object.entries(files)) {
-  const m = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
-  if (!m) continue;
-  (resources[m[1]] ??= {})[m[2]] = data;
+const place = (file: string) => /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
+
+export const resources: Record<string, Record<string, Catalogue>> = {};
+for (const [file, data] of Object.entries(firstFiles)) {
+  const m = place(file);
+  if (m) (resources[m[1]] ??= {})[m[2]] = data;
+}
+
+let later: Promise<void> | undefined;
+/** Adds every other namespace, in both languages (the switch may come at any time); once. */
+export function loadCatalogues(): Promise<void> {
+  later ??= Promise.all(
+    Object.entries(laterFiles).map(async ([file, load]) => {
+      const m = place(file);
+      if (m) i18n.addResourceBundle(m[1], m[2], await load(), true, true);
+    }),
+  ).then(() => undefined);
+  return later;
 }
 
 const DAYJS_LOCALE: Record<Lang, string> = { 'zh-CN': 'zh-cn', 'en-US': 'en' };
@@ -46,6 +63,7 @@ void i18n.use(initReactI18next).init({
   fallbackLng: DEFAULT_LANG,
   supportedLngs: ['zh-CN', 'en-US'],
   ns: Object.keys(resources[DEFAULT_LANG] ?? { common: {} }),
+  partialBundledLanguages: true,
   defaultNS: 'common',
   interpolation: { escapeValue: false },
   initAsync: false,
@@ -80,7 +98,7 @@ export function applyStoredLanguage(stored: string | null | undefined) {
 export async function switchLanguage(lang: Lang, loggedIn: boolean) {
   if (loggedIn) {
     try {
-      await call(mineApi.locale, { query: { lang } });
+      await call(mineRefs.locale, { query: { lang } });
     } catch {
       /* still switch locally: the cookie decides the next load */
     }

@@ -7,13 +7,14 @@ import { sceneApi, type TreeNode } from '@coldwatch/contract';
 import { useCall } from '../api/hooks';
 import { useAuth } from '../app/auth';
 import { errorMessage } from '../app/errors';
+import { SCENE_TREE_KEY } from './sceneTreeKey';
 
 /** A node of the organisation (scene) tree, as the contract's sceneApi.tree answers it. */
 export type SceneNode = TreeNode;
+export { SCENE_TREE_KEY };
 
 /** Code of the root that stands for "everything the user may see". */
 export const ALL_NODE = 'all_node';
-export const SCENE_TREE_KEY = ['sceneTree'] as const;
 
 /** Wraps the server's answer under one root `all_node` (spec §4: root 'all_node' labelled 'All'). */
 export function withRoot(list: SceneNode[] | undefined, allLabel: string): SceneNode {

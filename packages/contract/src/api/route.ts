@@ -32,6 +32,27 @@ export interface RouteDef<
 
 export const route = <D extends RouteDef>(d: D): D => d;
 
+/**
+ * An operation as a client needs it at run time: method, path, whether it sends a body. The
+ * definition rides along as a type only, so a call through a ref is typed exactly as through
+ * the definition, but the code that holds it does not load zod and the schemas. The refs of
+ * every `…Api` are generated into `refs.gen.ts` (`npm run contract:refs`); the login route
+ * calls through them, which keeps it light.
+ */
+export interface RouteRef<D extends RouteDef = RouteDef> {
+  readonly method: Method;
+  readonly path: string;
+  readonly body?: true;
+  /** Type only: never present at run time. */
+  readonly __def?: D;
+}
+
+/** The refs of an `…Api` object. */
+export type RefsOf<T extends Record<string, RouteDef>> = { readonly [K in keyof T]: RouteRef<T[K]> };
+
+/** What the client's calls take: the definition itself or its ref. */
+export type Callable<D extends RouteDef> = D | RouteRef<D>;
+
 /** What a call sends, by its definition: the web client's argument. */
 export type CallInput<D extends RouteDef> = (D['query'] extends z.ZodType ? { query: z.input<D['query']> } : { query?: undefined }) &
   (D['body'] extends z.ZodType ? { body: z.input<D['body']> } : { body?: undefined }) &

@@ -3,9 +3,7 @@ import { GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { currentLang, switchLanguage } from '../i18n';
 import { LANGS, type Lang } from '../lang';
-
-/** Catalogue key of a language's own name. */
-export const langNameKey = (l: Lang) => `common:language.${l === 'zh-CN' ? 'zhCN' : 'enUS'}`;
+import { langNameKey } from './langName';
 
 /** Language menu items for a Dropdown / Menu. */
 export function useLanguageItems() {

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Segmented, Tooltip } from 'antd';
 import { LockOutlined, QrcodeOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { authApi, Code } from '@coldwatch/contract';
+import { authRefs, Code } from '@coldwatch/contract';
 import { ApiError } from '../../api/client';
 import { useAction, useCall } from '../../api/hooks';
 import { errorMessage, reactionFor } from '../../app/errors';
@@ -12,7 +12,7 @@ import { applyStoredLanguage } from '../../app/i18n';
 import { safeRedirect } from '../../app/reactions';
 import { session, SESSION_KEYS } from '../../app/session';
 import type { UserRsp } from '../../app/auth';
-import { LanguageSwitch } from '../../app/shell/LanguageSwitch';
+import { LanguageToggle } from '../../app/shell/LanguageToggle';
 import { LogoMark } from '../../ui/Logo';
 import { LoginHero } from './LoginHero';
 import { QrLoginPanel } from './QrLoginPanel';
@@ -35,7 +35,7 @@ export function LoginShell({ title, subtitle, wide, children }: { title: string;
       <LoginHero />
       <section className={wide ? 'cw-login-side cw-register-side' : 'cw-login-side'}>
         <div className="cw-login-lang">
-          <LanguageSwitch loggedIn={false} />
+          <LanguageToggle />
         </div>
         <div className={wide ? 'cw-login-card cw-register-card' : 'cw-login-card'}>
           <div className="cw-login-mobile-brand">
@@ -70,7 +70,7 @@ export default function LoginPage() {
   // Back from /register: the server's success message, and the new administrator's account filled in.
   const registered = (useLocation().state as { registered?: RegisteredState } | null)?.registered;
 
-  const options = useCall(authApi.options, undefined, { staleTime: Infinity });
+  const options = useCall(authRefs.options, undefined, { staleTime: Infinity });
   // When the options cannot be read, offer the field: the server decides.
   const needCode = options.data ? options.data.captcha : options.isError;
 
@@ -91,7 +91,7 @@ export default function LoginPage() {
     [qc, navigate, params],
   );
 
-  const login = useAction(authApi.login, {
+  const login = useAction(authRefs.login, {
     success: false,
     onDone: (res) => enter(res.user),
     onFailed: (e) => {

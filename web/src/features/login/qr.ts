@@ -1,14 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import { authApi, loginQrApi, type Result } from '@coldwatch/contract';
+import { authRefs, loginQrRefs, type authApi, type loginQrApi, type Result } from '@coldwatch/contract';
 import { call } from '../../api/call';
 
 export type LoginQr = Result<typeof loginQrApi.get>;
 export type QrStatus = Result<typeof authApi.qrStatus>['status'];
 
-export const getLoginQr = () => call(loginQrApi.get);
+export const getLoginQr = () => call(loginQrRefs.get);
 /** A new code; the shown one (if any) ends at once. */
-export const refreshLoginQr = (key?: string) => call(loginQrApi.refresh, { query: { key } });
-export const qrStatus = (key: string) => call(authApi.qrStatus, { query: { key } });
+export const refreshLoginQr = (key?: string) => call(loginQrRefs.refresh, { query: { key } });
+export const qrStatus = (key: string) => call(authRefs.qrStatus, { query: { key } });
 
 /**
  * The code a browser shows, as a mutation (issuing one ends the previous): `issue()` for a
