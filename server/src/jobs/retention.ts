@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
  *   past the cutoff are dropped, the straddling month is deleted by row, rollups likewise;
  * - logs (`log_retention_days`): the system log and the ingest reject log;
  * - export files (`export_retention_days`): stored files of kind 'export';
- * - cache (`cache_retention_days`): expired captchas, login QR keys and sessions, finished job runs.
+ * - cache (`cache_retention_days`): spent captchas, login QR keys and sessions, finished job runs.
  * Answers what it removed (rows, and the partitions dropped), for /sys/scheduled.
  */
 export async function enforceRetention(db: Db, now = Date.now()) {
@@ -37,7 +37,7 @@ export async function enforceRetention(db: Db, now = Date.now()) {
   const cacheBefore = new Date(now - (await days('cache_retention_days')) * DAY_MS);
   const nowTs = sql<Date>`now()`;
   const cache =
-    n(await k.deleteFrom('captcha').where('expires_at', '<', nowTs).execute()) +
+    n(await k.deleteFrom('captcha_spent').where('expires_at', '<', nowTs).execute()) +
     n(await k.deleteFrom('login_qr').where('expires_at', '<', cacheBefore).execute()) +
     n(await k.deleteFrom('user_session').where('expires_at', '<', nowTs).execute()) +
     n(await k.deleteFrom('job').where('state', 'in', ['done', 'failed']).where('finished_at', '<', cacheBefore).execute());

@@ -1,26 +1,80 @@
-import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
-import { system } from '../db/kysely.js';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
+import { system } from '../db/kysely.js';
 import type { Db } from '../db/client.js';
 
 const TTL_MS = 5 * 60_000;
+const KEY_SETTING = 'captcha.key';
 
-/** A login verification code, kept in the database so that any replica can check it. */
-export async function createCaptcha(db: Db): Promise<{ id: string; svg: string }> {
-  const c = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', color: true, background: '#f4f7fb' });
-  const id = randomBytes(16).toString('hex');
-  const k = system(db);
-  await k.deleteFrom('captcha').where('expires_at', '<', sql<Date>`now()`).execute();
-  await k.insertInto('captcha').values({ id, answer: c.text.toLowerCase(), expires_at: new Date(Date.now() + TTL_MS) }).execute();
-  return { id, svg: c.data };
+/*
+ * A login picture code that costs no database write to show: the cookie carries the
+ * challenge, signed with a key that every replica reads from the `setting` table. Anonymous
+ * requests for pictures (rate-limited, but many) therefore touch nothing; the one write is at
+ * the check, which spends the code so that it is tried once.
+ *
+ * Cookie: `<nonce>.<expiry ms>.<tag>.<answer mac>`. The tag authenticates nonce and expiry (a
+ * made-up cookie is refused without a write); the answer mac binds the answer, which the
+ * cookie does not reveal (brute force needs the key).
+ */
+
+const keys = new WeakMap<Db, Promise<Buffer>>();
+
+/** The signing key: created once per database, shared by every replica. */
+function keyOf(db: Db): Promise<Buffer> {
+  let k = keys.get(db);
+  if (!k) {
+    k = (async () => {
+      const q = system(db);
+      await q
+        .insertInto('setting')
+        .values({ key: KEY_SETTING, value: randomBytes(32).toString('base64') })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      const row = await q.selectFrom('setting').select('value').where('key', '=', KEY_SETTING).executeTakeFirstOrThrow();
+      return Buffer.from(row.value, 'base64');
+    })();
+    k.catch(() => keys.delete(db));
+    keys.set(db, k);
+  }
+  return k;
 }
 
-/** One try per code: a checked code is spent whether right or wrong. */
-export async function checkCaptcha(db: Db, id: string | undefined, answer: string | undefined): Promise<boolean> {
+const mac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest('base64url');
+const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const normal = (answer: string) => answer.trim().toLowerCase();
+
+/** The cookie value for a challenge whose answer is `text` (tests use it to know the answer). */
+export async function signCaptcha(db: Db, text: string, now = Date.now()): Promise<string> {
+  const key = await keyOf(db);
+  const head = `${randomBytes(12).toString('base64url')}.${now + TTL_MS}`;
+  return `${head}.${mac(key, head)}.${mac(key, `${head}|${normal(text)}`)}`;
+}
+
+/** A new picture and the cookie value that names it; nothing is stored. */
+export async function createCaptcha(db: Db): Promise<{ id: string; svg: string }> {
+  const c = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', color: true, background: '#f4f7fb' });
+  return { id: await signCaptcha(db, c.text), svg: c.data };
+}
+
+/** One try per code: a genuine, unexpired code is spent whether the answer is right or wrong. */
+export async function checkCaptcha(db: Db, id: string | undefined, answer: string | undefined, now = Date.now()): Promise<boolean> {
   if (!id || !answer) return false;
-  const rows = await system(db).deleteFrom('captcha').where('id', '=', id).where('expires_at', '>', sql<Date>`now()`).returning('answer').execute();
-  return rows.length === 1 && rows[0].answer === answer.trim().toLowerCase();
+  const parts = id.split('.');
+  if (parts.length !== 4) return false;
+  const [nonce, exp, tag, answerMac] = parts;
+  const expiry = Number(exp);
+  if (!Number.isSafeInteger(expiry) || expiry <= now) return false;
+  const key = await keyOf(db);
+  const head = `${nonce}.${exp}`;
+  if (!same(tag, mac(key, head))) return false;
+  const spent = await system(db)
+    .insertInto('captcha_spent')
+    .values({ id: nonce, expires_at: new Date(expiry) })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .execute();
+  if (spent.length === 0) return false;
+  return same(answerMac, mac(key, `${head}|${normal(answer)}`));
 }
 
 /** The cookie naming the captcha a browser was shown (login and registration check it). */

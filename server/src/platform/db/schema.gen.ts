@@ -38,9 +38,8 @@ export interface AppUserTable {
   locked_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
-export interface CaptchaTable {
+export interface CaptchaSpentTable {
   id: string;
-  answer: string;
   expires_at: ColumnType<Date, Date | string, Date | string>;
 }
 
@@ -453,7 +452,7 @@ export interface UserSessionTable {
 export interface DB {
   alarm_queue: AlarmQueueTable;
   app_user: AppUserTable;
-  captcha: CaptchaTable;
+  captcha_spent: CaptchaSpentTable;
   carrier: CarrierTable;
   carrier_contact: CarrierContactTable;
   contact: ContactTable;
