@@ -117,7 +117,7 @@ async function main() {
   if (n !== K) throw new Error(`embedded: ${n} of ${K} readings stored`);
   const ingestRps = K / (ms / 1000);
   const w = deps.ingest!.writer.stats;
-  console.log(`embedded broker: ${K} readings in ${(ms / 1000).toFixed(2)} s = ${Math.round(ingestRps)} readings/s (${w.batches} batches, ${Math.round(K / w.batches)} readings per batch)`);
+  console.log(`embedded broker: ${K} readings in ${(ms / 1000).toFixed(2)} s = ${Math.round(ingestRps)} readings/s (${w.batches} batches, ${Math.round(K / w.batches)} readings per batch, ${Math.round(w.commitMs)} ms in commits)`);
 
   if (process.env.MQTT_URL) {
     const fx = await enrol(db);

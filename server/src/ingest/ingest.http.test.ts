@@ -39,11 +39,15 @@ describe('HTTP ingest', () => {
     const back = { readings: [2, 1, 3].map((h) => ({ dev: s.dev, ts: now - h * 3_600_000, temp: h })) };
     expect((await post(gwA, 'data', back)).json()).toEqual({ accepted: 3, duplicates: 0, rejected: 0 });
     expect((await rows(s.id)).map((r) => r.temp)).toEqual([3, 2, 1, 4.5]);
+    // New and already stored readings in one message: only the new ones are counted and stored.
+    const mixed = { readings: [{ dev: s.dev, ts: now - 2 * 3_600_000, temp: 9 }, { dev: s.dev, ts: now - 90 * 60_000, temp: 1.5 }, { dev: s.dev, ts: now, temp: 9 }] };
+    expect((await post(gwA, 'data', mixed)).json()).toEqual({ accepted: 1, duplicates: 2, rejected: 0 });
+    expect((await rows(s.id)).map((r) => r.temp)).toEqual([3, 2, 1.5, 1, 4.5]);
     const sensor = await t.db.one(`SELECT status, last_temp, (extract(epoch FROM last_ts) * 1000)::bigint AS last FROM sensor WHERE id = $1`, [s.id]);
     expect(sensor).toMatchObject({ status: 1, last: now });
     expect(sensor!.last_temp).toBeCloseTo(4.5);
     const q = await t.db.one(`SELECT customer_id, (extract(epoch FROM min_ts) * 1000)::bigint AS min, (extract(epoch FROM max_ts) * 1000)::bigint AS max, version FROM alarm_queue WHERE sensor_id = $1`, [s.id]);
-    expect(q).toMatchObject({ customer_id: gwA.customerId, min: now - 3 * 3_600_000, max: now, version: 2 });
+    expect(q).toMatchObject({ customer_id: gwA.customerId, min: now - 3 * 3_600_000, max: now, version: 3 });
     const part = await t.db.one(`SELECT tableoid::regclass::text AS p FROM reading WHERE sensor_id = $1 AND ts = $2`, [s.id, new Date(now).toISOString()]);
     expect(part!.p).toBe(partitionName(monthStart(now)));
   });

@@ -51,6 +51,8 @@ export interface WriterOptions {
   lingerMs?: number;
   /** Overrides the `setting` row; default 365. */
   retentionDays?: number;
+  /** Batches committing at once: 2 on PostgreSQL (one fills while two commit), 1 on PGlite (one connection). */
+  inflight?: number;
 }
 
 /** The `setting` key that overrides how far back a back-filled reading is accepted. */
@@ -67,13 +69,15 @@ const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: unkn
  * written with one INSERT … SELECT FROM unnest(…) per batch, in one transaction with the
  * sensors' latest values, the alarm hand-over rows and the reject log. A message's promise
  * settles when its batch has committed (or failed), which is what MQTT acks wait for.
- * One batch is in flight at a time: PGlite is one connection anyway, and on PostgreSQL the
- * next batch fills while the previous commits.
+ * On PostgreSQL two batches commit at once on two connections while the next one fills (the
+ * database's insert work is then spread over two backends); PGlite is one connection, so one.
+ * Two concurrent batches lock their sensor, alarm-queue and rollup rows in key order, so they
+ * queue behind each other there instead of deadlocking.
  */
 export class ReadingWriter {
   private queue: Batch[] = [newBatch()];
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private inflight = new Set<Promise<void>>();
   private touched = new Map<number, number>();
   private retention = { days: 365, readAt: 0 };
   readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0, splitBatches: 0, commitMs: 0 };
@@ -97,7 +101,9 @@ export class ReadingWriter {
   ) {
     this.maxBatch = opts.maxBatch ?? 5000;
     this.lingerMs = opts.lingerMs ?? 5;
+    this.maxInflight = opts.inflight ?? (db.kind === 'postgres' ? 2 : 1);
   }
+  private maxInflight: number;
 
   /** Validated readings from an authenticated gateway; unknown, foreign and out-of-window readings are rejected one by one. */
   async submit(gw: GatewayInfo, readings: DeviceReading[], refused: RefusedReading[] = []): Promise<IngestResult> {
@@ -140,9 +146,9 @@ export class ReadingWriter {
 
   /** Writes everything submitted so far and waits for it. */
   async drain(): Promise<void> {
-    while (this.running || this.queue.some((b) => b.messages.length)) {
-      if (!this.running) this.start();
-      await this.running;
+    while (this.inflight.size || this.queue.some((b) => b.messages.length)) {
+      if (!this.inflight.size) this.start();
+      await Promise.all([...this.inflight]);
     }
   }
 
@@ -159,22 +165,24 @@ export class ReadingWriter {
   }
 
   private schedule() {
-    if (this.running) return; // the loop takes whatever is queued when the current batch commits
+    if (this.inflight.size >= this.maxInflight) return; // a finishing commit takes whatever is queued
     if (this.queue.length > 1 || this.queue[0].items.length >= this.maxBatch) this.start();
     else if (!this.timer) this.timer = setTimeout(() => this.start(), this.lingerMs);
   }
 
+  /** Hands queued batches to free commit slots; a slot that frees takes the next batch at once (group commit). */
   private start() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.running) return;
-    this.running = (async () => {
-      while (this.queue[0].messages.length) {
-        const batch = this.queue.shift()!;
-        if (!this.queue.length) this.queue.push(newBatch());
-        await this.commit(batch);
-      }
-    })().finally(() => (this.running = null));
+    while (this.inflight.size < this.maxInflight && this.queue[0].messages.length) {
+      const batch = this.queue.shift()!;
+      if (!this.queue.length) this.queue.push(newBatch());
+      const done: Promise<void> = this.commit(batch).finally(() => {
+        this.inflight.delete(done);
+        if (this.queue[0].messages.length) this.start();
+      });
+      this.inflight.add(done);
+    }
   }
 
   private async commit(batch: Batch) {
@@ -333,7 +341,7 @@ async function queueRollups(q: Queryable, items: Item[]) {
     const bucket = Math.floor(it.r.ts / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
     keys.set(`${it.sensor.id}:${bucket}`, [it.sensor.id, bucket]);
   }
-  const rows = [...keys.values()];
+  const rows = [...keys.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   await q.query(
     `INSERT INTO rollup_pending (sensor_id, bucket)
      SELECT s, to_timestamp(b / 1000.0) FROM unnest($1::int[], $2::float8[]) AS v(s, b) ON CONFLICT DO NOTHING`,
@@ -341,30 +349,37 @@ async function queueRollups(q: Queryable, items: Item[]) {
   );
 }
 
-async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>> {
-  const col = <T>(f: (it: Item) => T) => items.map(f);
-  const rows = await q.query<{ sensor_id: number; t: number }>(
-    `INSERT INTO reading (sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door)
+const INSERT_READINGS = `INSERT INTO reading (sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door)
      SELECT s, to_timestamp(t / 1000.0), c, te, hu, vo, rs, lq, ga, do_
        FROM unnest($1::int[], $2::float8[], $3::int[], $4::real[], $5::real[], $6::real[], $7::real[], $8::real[], $9::real[], $10::smallint[])
-              AS v(s, t, c, te, hu, vo, rs, lq, ga, do_)
-     ON CONFLICT DO NOTHING
-     RETURNING sensor_id, (extract(epoch FROM ts) * 1000)::bigint AS t`,
-    [
-      col((i) => i.sensor.id),
-      // Epoch ms as float8: parsed far faster than timestamp text; to_timestamp keeps whole ms exactly.
-      col((i) => i.r.ts),
-      col((i) => i.sensor.customerId),
-      col((i) => i.r.temp),
-      col((i) => i.r.hum),
-      col((i) => i.r.volt),
-      col((i) => i.r.rssi),
-      col((i) => i.r.lqi),
-      col((i) => i.r.gas),
-      col((i) => i.r.door),
-    ],
+              AS v(s, t, c, te, hu, vo, rs, lq, ga, do_)`;
+
+/**
+ * Inserts the batch and answers the keys it stored (the others were duplicates). Usually
+ * every row is new: a plain INSERT, a third cheaper than ON CONFLICT, inside a savepoint. A
+ * redelivered reading makes it fail on the key; then the batch goes in again with ON CONFLICT
+ * DO NOTHING, whose RETURNING list names the new ones.
+ */
+async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>> {
+  // Key order, so that two batches committing at once meet on duplicate keys in the same order.
+  items.sort((a, b) => a.sensor.id - b.sensor.id || a.r.ts - b.r.ts);
+  const col = <T>(f: (it: Item) => T) => items.map(f);
+  // Epoch ms as float8: parsed far faster than timestamp text; to_timestamp keeps whole ms exactly.
+  const params = [col((i) => i.sensor.id), col((i) => i.r.ts), col((i) => i.sensor.customerId), col((i) => i.r.temp), col((i) => i.r.hum), col((i) => i.r.volt), col((i) => i.r.rssi), col((i) => i.r.lqi), col((i) => i.r.gas), col((i) => i.r.door)];
+  await q.exec('SAVEPOINT readings');
+  try {
+    await q.run(INSERT_READINGS, params);
+    await q.exec('RELEASE SAVEPOINT readings');
+    return new Set(items.map((i) => i.key));
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23505') throw err;
+    await q.exec('ROLLBACK TO SAVEPOINT readings');
+  }
+  const stored = await q.query<{ sensor_id: number; t: number }>(
+    `${INSERT_READINGS} ON CONFLICT DO NOTHING RETURNING sensor_id, (extract(epoch FROM ts) * 1000)::bigint AS t`,
+    params,
   );
-  return new Set(rows.map((r) => `${r.sensor_id}:${Number(r.t)}`));
+  return new Set(stored.map((r) => `${r.sensor_id}:${Number(r.t)}`));
 }
 
 /**
