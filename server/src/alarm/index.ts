@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { evaluateSensor } from './evaluator.js';
+import { dequeueQuiet } from './quiet.js';
 import { createNotifier } from './notifier.js';
 
 export interface AlarmOptions {
@@ -101,9 +102,11 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
 
   const evaluate = async (): Promise<number> => {
     const queued = await db.query<{ sensor_id: number }>('SELECT sensor_id FROM alarm_queue ORDER BY queued_at LIMIT 200');
-    let done = 0;
+    // One statement dequeues every window with nothing to evaluate (quiet.ts); the rest get the full evaluation.
+    const quiet = await dequeueQuiet(db, queued.map((r) => r.sensor_id));
+    let done = quiet.size;
     for (const { sensor_id: id } of queued) {
-      if ((retryAt.get(id) ?? 0) > Date.now()) continue;
+      if (quiet.has(id) || (retryAt.get(id) ?? 0) > Date.now()) continue;
       try {
         const out = await db.tx((q) => evaluateSensor(q, id));
         retryAt.delete(id);

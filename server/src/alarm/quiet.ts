@@ -1,0 +1,55 @@
+import type { Queryable } from '../platform/db/client.js';
+
+/*
+ * The evaluator's fast path. Most queued windows are quiet: every reading in range, no data
+ * exception touching the window, nothing out of range next to it. The full evaluation of such a
+ * window (evaluator.ts: about a dozen statements per sensor) finds nothing to change, so these
+ * windows are recognised for a whole set of sensors with one statement and dequeued by it.
+ *
+ * Quiet means exactly what makes the full evaluation a no-op (segments.ts): the sensor is not
+ * watched (no carrier, alarm off, customer cancelled), or, for each measured field with a zone,
+ * no reading of the window and neither neighbour (the nearest reading before and after) is out
+ * of range, and no data exception is ongoing or overlaps the window. Then there is no prefix or
+ * suffix run, no run in the window and no existing exception in the span: nothing to write.
+ * A window the ingest widened meanwhile has a new version and is not deleted (it stays queued).
+ */
+
+const outTemp = (r: string) => `(k.temp_min IS NOT NULL AND k.temp_max IS NOT NULL AND (${r}.temp > k.temp_max::real OR ${r}.temp < k.temp_min::real))`;
+const outHum = (r: string) => `(k.hum_min IS NOT NULL AND k.hum_max IS NOT NULL AND (${r}.hum > k.hum_max::real OR ${r}.hum < k.hum_min::real))`;
+
+/** The nearest reading with a value for the field on one side of the window is out of range. */
+const neighbourOut = (field: 'temp' | 'hum', side: 'before' | 'after') =>
+  `coalesce((SELECT ${field === 'temp' ? outTemp('n') : outHum('n')} FROM reading n
+      WHERE n.sensor_id = k.sensor_id AND n.ts ${side === 'before' ? '< k.min_ts' : '> k.max_ts'} AND n.${field} IS NOT NULL
+      ORDER BY n.ts ${side === 'before' ? 'DESC' : 'ASC'} LIMIT 1), false)`;
+
+const DEQUEUE_QUIET = `
+  WITH k AS (
+    SELECT a.sensor_id, a.version, a.min_ts, a.max_ts, c.temp_min, c.temp_max, c.hum_min, c.hum_max,
+           (c.id IS NOT NULL AND c.alarm_on AND cu.status = 1) AS watched
+      FROM alarm_queue a
+      JOIN sensor s ON s.id = a.sensor_id
+      JOIN customer cu ON cu.id = s.customer_id
+      LEFT JOIN carrier c ON c.id = s.carrier_id
+     WHERE a.sensor_id = ANY($1::int[])
+  ), quiet AS (
+    SELECT k.sensor_id, k.version FROM k
+     WHERE NOT k.watched OR (
+           NOT EXISTS (SELECT 1 FROM exception_record e
+                        WHERE e.sensor_id = k.sensor_id AND e.type = 'data'
+                          AND (e.ongoing OR (e.start_ts <= k.max_ts AND coalesce(e.last_ts, e.start_ts) >= k.min_ts)))
+       AND NOT EXISTS (SELECT 1 FROM reading r
+                        WHERE r.sensor_id = k.sensor_id AND r.ts >= k.min_ts AND r.ts <= k.max_ts AND (${outTemp('r')} OR ${outHum('r')}))
+       AND NOT ${neighbourOut('temp', 'before')} AND NOT ${neighbourOut('temp', 'after')}
+       AND NOT ${neighbourOut('hum', 'before')} AND NOT ${neighbourOut('hum', 'after')})
+  )
+  DELETE FROM alarm_queue a USING quiet
+   WHERE a.sensor_id = quiet.sensor_id AND a.version = quiet.version
+  RETURNING a.sensor_id`;
+
+/** Dequeues the quiet windows among these sensors' queue rows; answers the sensors dequeued. */
+export async function dequeueQuiet(q: Queryable, sensorIds: number[]): Promise<Set<number>> {
+  if (sensorIds.length === 0) return new Set();
+  const rows = await q.query<{ sensor_id: number }>(DEQUEUE_QUIET, [sensorIds]);
+  return new Set(rows.map((r) => r.sensor_id));
+}
