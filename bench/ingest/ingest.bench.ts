@@ -2,12 +2,17 @@
  * Ingest throughput: K readings published over MQTT QoS 1 by G concurrent gateways (one
  * message = one reading per sensor of the gateway), from the first publish to the last
  * commit, through the embedded broker (and, with MQTT_URL, an external broker); then a raw
- * COPY of K rows into the same table of the same database as the baseline.
+ * COPY of K rows into the same table of the same database as the baseline. The full path
+ * runs: every sensor sits on a carrier with a 2–8 °C zone and an alarm contact, the alarm
+ * evaluator and notifier run against a real SMTP server, and every live event is serialised
+ * as the live stream does. Then the alarm latency while BENCH_RATE readings/s flow
+ * (alarm-latency.ts).
  *
  *   npm run bench:ingest                          # PGlite in memory
  *   DATABASE_URL=postgres://… npm run bench:ingest
  * Env: BENCH_READINGS (200000), BENCH_GATEWAYS (8), BENCH_SENSORS per gateway (50),
- *      BENCH_INFLIGHT messages per gateway (32), MQTT_URL, BENCH_CONSUMERS (4).
+ *      BENCH_INFLIGHT messages per gateway (32), MQTT_URL, BENCH_CONSUMERS (4),
+ *      BENCH_RATE readings/s of the latency phase (10000), BENCH_LATENCY_S its length (10).
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +23,8 @@ import type { AppDeps } from '../../server/src/deps.js';
 import type { Db } from '../../server/src/platform/db/client.js';
 import { generateGatewaySecret, hashGatewaySecret, startIngest } from '../../server/src/ingest/index.js';
 import { openBenchDb } from './db.js';
+import { startAlarm } from '../../server/src/alarm/index.js';
+import { measureAlarmLatency, pct, smtpForBench } from './alarm-latency.js';
 
 const K = Number(process.env.BENCH_READINGS ?? 200_000);
 const G = Number(process.env.BENCH_GATEWAYS ?? 8);
@@ -25,6 +32,8 @@ const S = Number(process.env.BENCH_SENSORS ?? 50);
 const INFLIGHT = Number(process.env.BENCH_INFLIGHT ?? 32);
 const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 4);
 const STEP = 60_000;
+const RATE = Number(process.env.BENCH_RATE ?? 10_000);
+const LATENCY_S = Number(process.env.BENCH_LATENCY_S ?? 10);
 
 interface Fixture {
   gateways: { sn: string; secret: string; sensors: { id: number; dev: string }[] }[];
@@ -36,14 +45,24 @@ async function enrol(db: Db): Promise<Fixture> {
   const c = await db.one<{ id: number }>(`INSERT INTO customer (name, code) VALUES ($1, $2) RETURNING id`, [`Bench ${tag}`, `B${tag}`]);
   const customerId = c!.id;
   const gateways: Fixture['gateways'] = [];
+  const scene = await db.one<{ id: number }>(`INSERT INTO scene (customer_id, code, label) VALUES ($1, $2, $2) RETURNING id`, [customerId, `s${tag}`]);
+  const contact = await db.one<{ id: number }>(`INSERT INTO contact (customer_id, name, email) VALUES ($1, 'Bench', $2) RETURNING id`, [customerId, `bench-${tag}@example.com`]);
   for (let g = 0; g < G; g++) {
     const sn = `${tag}${String(g).padStart(4, '0')}`;
     const secret = generateGatewaySecret();
     const gw = await db.one<{ id: number }>(`INSERT INTO gateway (customer_id, sn, name, secret_hash) VALUES ($1, $2, $2, $3) RETURNING id`, [customerId, sn, hashGatewaySecret(secret)]);
     const devs = Array.from({ length: S }, (_, s) => `B${tag}${String(g * S + s).padStart(6, '0')}`);
+    // One carrier per sensor, each with the 2–8 °C zone and the alarm contact.
+    const carriers = await db.query<{ id: number }>(
+      `INSERT INTO carrier (customer_id, scene_id, name, type, alarm_on, temp_min, temp_max)
+       SELECT $1, $2, d, 2, true, 2, 8 FROM unnest($3::text[]) AS d RETURNING id`,
+      [customerId, scene!.id, devs],
+    );
+    await db.query(`INSERT INTO carrier_contact (carrier_id, contact_id, customer_id) SELECT c, $2, $3 FROM unnest($1::int[]) AS c`, [carriers.map((c) => c.id), contact!.id, customerId]);
     const rows = await db.query<{ id: number; dev_no: string }>(
-      `INSERT INTO sensor (customer_id, dev_no, type, gateway_id) SELECT $1, d, 'th', $2 FROM unnest($3::text[]) AS d RETURNING id, dev_no`,
-      [customerId, gw!.id, devs],
+      `INSERT INTO sensor (customer_id, dev_no, type, gateway_id, carrier_id)
+       SELECT $1, d, 'th', $2, c FROM unnest($3::text[], $4::int[]) AS v(d, c) RETURNING id, dev_no`,
+      [customerId, gw!.id, devs, carriers.map((c) => c.id)],
     );
     gateways.push({ sn, secret, sensors: rows.map((r) => ({ id: r.id, dev: r.dev_no })) });
   }
@@ -106,17 +125,32 @@ async function main() {
   const config = loadConfig({ DEMO: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MQTT_URL: '' } as NodeJS.ProcessEnv);
   console.log(`ingest bench on ${bench.label}: ${K} readings, ${G} gateways × ${S} sensors, ${INFLIGHT} messages in flight per gateway`);
 
-  // Embedded broker.
+  // Embedded broker, with the alarm evaluator, the notifier and the live stream's serialisation.
+  const smtp = await smtpForBench();
   const f = await enrol(db);
   const msgs = payloads(f, base);
-  const deps: AppDeps = { config, db, bus: new Bus() };
+  const deps: AppDeps = { config: { ...config, smtpUrl: smtp.url }, db, bus: new Bus() };
+  let liveBytes = 0;
+  deps.bus.on('reading', (e) => (liveBytes += JSON.stringify(e).length));
+  const alarm = startAlarm(deps, { noticePoll: false });
   const ingest = await startIngest(deps, { mqttPort: 0, mqttPortExplicit: false, host: '127.0.0.1', presence: false });
   const ms = await publishAll(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, msgs);
+  const w = { ...deps.ingest!.writer.stats };
+  const a0 = performance.now();
+  await alarm.drain();
+  const alarmBacklogMs = performance.now() - a0;
+  const lat = await measureAlarmLatency(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, smtp, { rate: RATE, seconds: LATENCY_S });
   await ingest.stop();
+  await alarm.stop();
+  await smtp.stop();
+  console.log(`alarm evaluator: backlog after the flood cleared in ${Math.round(alarmBacklogMs)} ms; live events serialised: ${(liveBytes / 1e6).toFixed(1)} MB`);
+  console.log(
+    `alarm latency at ${RATE} readings/s for ${LATENCY_S} s (${lat.readings} readings, ${lat.excursions} excursions, publish → e-mail at SMTP): ` +
+      `p50 ${pct(lat.latencies, 50)} ms, p99 ${pct(lat.latencies, 99)} ms, max ${Math.max(...lat.latencies)} ms`,
+  );
   const n = await stored(db, f);
-  if (n !== K) throw new Error(`embedded: ${n} of ${K} readings stored`);
+  if (n !== K + lat.readings) throw new Error(`embedded: ${n} of ${K + lat.readings} readings stored`);
   const ingestRps = K / (ms / 1000);
-  const w = deps.ingest!.writer.stats;
   console.log(`embedded broker: ${K} readings in ${(ms / 1000).toFixed(2)} s = ${Math.round(ingestRps)} readings/s (${w.batches} batches, ${Math.round(K / w.batches)} readings per batch, ${Math.round(w.commitMs)} ms in commits)`);
 
   if (process.env.MQTT_URL) {
@@ -150,10 +184,10 @@ async function main() {
   await bench.copy(cols, text);
   const cms = performance.now() - c0;
   const copyRps = K / (cms / 1000);
-  if ((await stored(db, f)) !== 2 * K) throw new Error('COPY did not store every row');
+  if ((await stored(db, f)) !== 2 * K + lat.readings) throw new Error('COPY did not store every row');
   console.log(`COPY: ${K} rows in ${(cms / 1000).toFixed(2)} s = ${Math.round(copyRps)} rows/s`);
   await bench.close();
-  console.log(`ingest_rps=${Math.round(ingestRps)} copy_rps=${Math.round(copyRps)} ratio=${(ingestRps / copyRps).toFixed(3)}`);
+  console.log(`ingest_rps=${Math.round(ingestRps)} copy_rps=${Math.round(copyRps)} ratio=${(ingestRps / copyRps).toFixed(3)} alarm_p99_ms=${pct(lat.latencies, 99)}`);
   process.exit(0);
 }
 

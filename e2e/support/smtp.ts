@@ -6,6 +6,8 @@ export interface Mail {
   raw: string;
   subject: string;
   text: string;
+  /** When it arrived (epoch ms). */
+  at: number;
 }
 
 /** Enough MIME for the console's single-part text mails: encoded-word subject, base64 or plain body. */
@@ -30,7 +32,7 @@ export async function startSmtp(): Promise<{ url: string; mails: Mail[]; stop():
       stream.setEncoding('utf8');
       stream.on('data', (c) => (raw += c));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, ...decode(raw) });
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, ...decode(raw), at: Date.now() });
         done();
       });
     },

@@ -12,6 +12,8 @@ import type { Queryable } from '../platform/db/client.js';
  * of range, and no data exception is ongoing or overlaps the window. Then there is no prefix or
  * suffix run, no run in the window and no existing exception in the span: nothing to write.
  * A window the ingest widened meanwhile has a new version and is not deleted (it stays queued).
+ * Rows that an ingest batch holds are skipped, not waited for (SKIP LOCKED): the statement
+ * never waits while holding rows a batch wants, so the two cannot deadlock.
  */
 
 const outTemp = (r: string) => `(k.temp_min IS NOT NULL AND k.temp_max IS NOT NULL AND (${r}.temp > k.temp_max::real OR ${r}.temp < k.temp_min::real))`;
@@ -32,6 +34,8 @@ const DEQUEUE_QUIET = `
       JOIN customer cu ON cu.id = s.customer_id
       LEFT JOIN carrier c ON c.id = s.carrier_id
      WHERE a.sensor_id = ANY($1::int[])
+     ORDER BY a.sensor_id
+       FOR UPDATE OF a SKIP LOCKED
   ), quiet AS (
     SELECT k.sensor_id, k.version FROM k
      WHERE NOT k.watched OR (

@@ -65,7 +65,7 @@ export async function ingest(db: Db, s: Site, readings: R[]) {
     await q.query(
       `INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts) VALUES ($1, $2, $3, $4)
        ON CONFLICT (sensor_id) DO UPDATE SET min_ts = LEAST(alarm_queue.min_ts, EXCLUDED.min_ts),
-         max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1, queued_at = now()`,
+         max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1`,
       [s.sensorId, s.customerId, new Date(Math.min(...ts)), new Date(Math.max(...ts))],
     );
   });

@@ -414,13 +414,18 @@ async function updateSensors(q: Queryable, newest: Item[]) {
   );
 }
 
+/**
+ * Widens each sensor's alarm window. `queued_at` keeps the time the window first became due:
+ * the evaluator works oldest first, and a sensor that reports in every batch must not be
+ * pushed to the back of the queue each time (it would never be evaluated under load).
+ */
 async function queueAlarms(q: Queryable, span: Map<number, { customerId: number; min: number; max: number }>) {
   const ids = [...span.keys()].sort((a, b) => a - b);
   await q.query(
     `INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts)
      SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::timestamptz[])
      ON CONFLICT (sensor_id) DO UPDATE SET min_ts = LEAST(alarm_queue.min_ts, EXCLUDED.min_ts),
-       max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1, queued_at = now()`,
+       max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1`,
     [ids, ids.map((id) => span.get(id)!.customerId), ids.map((id) => iso(span.get(id)!.min)), ids.map((id) => iso(span.get(id)!.max))],
   );
 }

@@ -289,7 +289,7 @@ async function backfill(q: Queryable, customerId: number, sensorId: number, s: S
   await q.query(
     `INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts) VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($4 / 1000.0))
      ON CONFLICT (sensor_id) DO UPDATE SET min_ts = LEAST(alarm_queue.min_ts, EXCLUDED.min_ts), max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts),
-       version = alarm_queue.version + 1, queued_at = now()`,
+       version = alarm_queue.version + 1`,
     [sensorId, customerId, series.ts[0], series.ts[last]],
   );
   return n;

@@ -1,0 +1,67 @@
+/**
+ * Alarm latency while readings flow: gateways publish at a steady rate (RATE readings/s) and,
+ * every round, one sensor that has not yet been out of range reports 9.5 °C against its
+ * carrier's 2–8 °C zone. Latency is from that publish to the alarm e-mail arriving at a real
+ * SMTP server (publish → ingest commit → exception committed → notice → SMTP), per excursion.
+ */
+import mqtt, { type MqttClient } from 'mqtt';
+import { startSmtp } from '../../e2e/support/smtp.js';
+
+export interface LatencyFixture {
+  gateways: { sn: string; secret: string; sensors: { id: number; dev: string }[] }[];
+}
+
+export const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
+};
+
+/** Starts the SMTP server first: the console's alarm must be started with its URL. */
+export async function smtpForBench() {
+  return startSmtp();
+}
+
+export async function measureAlarmLatency(
+  url: string,
+  f: LatencyFixture,
+  smtp: Awaited<ReturnType<typeof startSmtp>>,
+  opts: { rate: number; seconds: number },
+): Promise<{ latencies: number[]; excursions: number; readings: number }> {
+  const perRound = f.gateways.reduce((n, g) => n + g.sensors.length, 0);
+  const roundMs = (perRound / opts.rate) * 1000;
+  const rounds = Math.floor((opts.seconds * 1000) / roundMs);
+  const clients: MqttClient[] = await Promise.all(f.gateways.map((gw) => mqtt.connectAsync(url, { clientId: gw.sn, username: gw.sn, password: gw.secret, protocolVersion: 4 })));
+  const sent = new Map<string, number>();
+  const all = f.gateways.flatMap((g) => g.sensors.map((s) => s.dev));
+  let readings = 0;
+  const t0 = performance.now();
+  const pending: Promise<unknown>[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const hot = all[r % all.length];
+    const ts = Date.now();
+    for (const [g, gw] of f.gateways.entries()) {
+      const payload = JSON.stringify({ readings: gw.sensors.map((s) => ({ dev: s.dev, ts, temp: s.dev === hot ? 9.5 : 5 + (r % 10) / 10, hum: 50 })) });
+      if (gw.sensors.some((s) => s.dev === hot)) sent.set(hot, Date.now());
+      pending.push(clients[g].publishAsync(`cc/${gw.sn}/up/data`, payload, { qos: 1 }));
+      readings += gw.sensors.length;
+    }
+    const wait = t0 + (r + 1) * roundMs - performance.now();
+    if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+  }
+  await Promise.all(pending);
+  // Each excursion's e-mail names its device; wait for all of them (or give up after 30 s).
+  const deadline = Date.now() + 30_000;
+  const got = new Map<string, number>();
+  let seen = 0;
+  while (got.size < sent.size && Date.now() < deadline) {
+    for (; seen < smtp.mails.length; seen++) {
+      const m = smtp.mails[seen];
+      for (const dev of sent.keys()) if (!got.has(dev) && (m.text.includes(dev) || m.subject.includes(dev))) got.set(dev, m.at);
+    }
+    await new Promise((res) => setTimeout(res, 5));
+  }
+  await Promise.all(clients.map((c) => c.endAsync()));
+  const latencies = [...got].map(([dev, at]) => at - sent.get(dev)!);
+  if (got.size < sent.size) throw new Error(`alarm latency: ${sent.size - got.size} of ${sent.size} excursions got no e-mail within 30 s`);
+  return { latencies, excursions: sent.size, readings };
+}
