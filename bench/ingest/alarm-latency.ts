@@ -16,11 +16,6 @@ export const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
 };
 
-/** Starts the SMTP server first: the console's alarm must be started with its URL. */
-export async function smtpForBench() {
-  return startSmtp();
-}
-
 export async function measureAlarmLatency(
   url: string,
   f: LatencyFixture,

@@ -24,7 +24,8 @@ import type { Db } from '../../server/src/platform/db/client.js';
 import { generateGatewaySecret, hashGatewaySecret, startIngest } from '../../server/src/ingest/index.js';
 import { openBenchDb } from './db.js';
 import { startAlarm } from '../../server/src/alarm/index.js';
-import { measureAlarmLatency, pct, smtpForBench } from './alarm-latency.js';
+import { measureAlarmLatency, pct } from './alarm-latency.js';
+import { startSmtp } from '../../e2e/support/smtp.js';
 
 const K = Number(process.env.BENCH_READINGS ?? 200_000);
 const G = Number(process.env.BENCH_GATEWAYS ?? 8);
@@ -126,7 +127,7 @@ async function main() {
   console.log(`ingest bench on ${bench.label}: ${K} readings, ${G} gateways × ${S} sensors, ${INFLIGHT} messages in flight per gateway`);
 
   // Embedded broker, with the alarm evaluator, the notifier and the live stream's serialisation.
-  const smtp = await smtpForBench();
+  const smtp = await startSmtp();
   const f = await enrol(db);
   const msgs = payloads(f, base);
   const deps: AppDeps = { config: { ...config, smtpUrl: smtp.url }, db, bus: new Bus() };

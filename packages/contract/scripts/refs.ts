@@ -1,6 +1,6 @@
 // Writes src/refs.gen.ts: for every `…Api` of the contract, its operations' refs (method, path,
 // body or not) without their schemas (src/api/route.ts, RouteRef). `npm run contract:refs`;
-// web/src/api/refs.test.ts fails when the file is stale.
+// server/test/refs-gen.test.ts fails when the file is stale.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

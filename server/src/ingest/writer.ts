@@ -72,7 +72,8 @@ const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: unkn
  * On PostgreSQL two batches commit at once on two connections while the next one fills (the
  * database's insert work is then spread over two backends); PGlite is one connection, so one.
  * Two concurrent batches lock their sensor, alarm-queue and rollup rows in key order, so they
- * queue behind each other there instead of deadlocking.
+ * queue behind each other there; only two batches redelivering the same readings at once can
+ * still deadlock, and the one the database aborts is not acknowledged and is resent.
  */
 export class ReadingWriter {
   private queue: Batch[] = [newBatch()];
@@ -90,6 +91,7 @@ export class ReadingWriter {
   }
   private maxBatch: number;
   private lingerMs: number;
+  private maxInflight: number;
 
   constructor(
     private db: Db,
@@ -103,7 +105,6 @@ export class ReadingWriter {
     this.lingerMs = opts.lingerMs ?? 5;
     this.maxInflight = opts.inflight ?? (db.kind === 'postgres' ? 2 : 1);
   }
-  private maxInflight: number;
 
   /** Validated readings from an authenticated gateway; unknown, foreign and out-of-window readings are rejected one by one. */
   async submit(gw: GatewayInfo, readings: DeviceReading[], refused: RefusedReading[] = []): Promise<IngestResult> {
