@@ -35,6 +35,8 @@ export interface Page<T> {
   rows: T[];
   iDisplayStart: number;
   iDisplayLength: number;
+  /** The count stopped at `total` and more rows follow (lists that grow without bound). */
+  more?: boolean;
 }
 
 export const PAGE_SIZES = [15, 20, 50, 100] as const;

@@ -57,6 +57,8 @@ export interface EvalOutcome {
   events: ExceptionEvent[];
   /** Notice rows written (the notifier is woken when > 0). */
   notices: number;
+  /** Exceptions opened by this evaluation (for the alarm latency of /metrics). */
+  opened: number;
   /** False when the queue row was widened meanwhile and stays for another run. */
   dequeued: boolean;
 }
@@ -89,7 +91,7 @@ export async function evaluateSensor(
       WHERE s.id = $1`,
     [sensorId],
   );
-  const out: EvalOutcome = { events: [], notices: 0, dequeued: false };
+  const out: EvalOutcome = { events: [], notices: 0, opened: 0, dequeued: false };
   // A sensor without a carrier, a carrier with its alarm switched off (spec §2 alarm switch),
   // a cancelled customer (§4): nothing to evaluate, the window is consumed as it is.
   if (ctx && ctx.carrier_id !== null && ctx.alarm_on && ctx.customer_status === 1) {
@@ -134,6 +136,7 @@ async function evaluateWindow(q: Queryable, ctx: SensorCtx, minTs: number, maxTs
       await apply(q, ctx, rule, runs, existing, out, opened);
     }
   }
+  out.opened = opened.length;
   if (opened.length) out.notices += await writeNotices(q, ctx, opened);
 }
 

@@ -89,6 +89,8 @@ class Loop {
  * Alarm evaluation and e-mail notification. Both work off tables (alarm_queue, notice_log),
  * so a restart resumes where the last process stopped and several replicas share the work.
  */
+const ALARM_LATENCY = 'coldwatch_alarm_latency_seconds';
+
 export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
   const { db, bus, config } = deps;
   const log: Log = (deps.log as AlarmLog | undefined) ?? console;
@@ -97,15 +99,15 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
   /** A sensor whose evaluation failed waits a little before the next try, so a poison row cannot spin the loop. */
   const retryAt = new Map<number, number>();
 
-  const notifier = createNotifier(db, config, { now, log });
+  const notifier = createNotifier(db, config, { now, log, metrics: deps.metrics });
   const notices = new Loop('notifier', () => notifier.pass(), log);
 
   const evaluate = async (): Promise<number> => {
-    const queued = await db.query<{ sensor_id: number }>('SELECT sensor_id FROM alarm_queue ORDER BY queued_at LIMIT 200');
+    const queued = await db.query<{ sensor_id: number; queued_at: Date }>('SELECT sensor_id, queued_at FROM alarm_queue ORDER BY queued_at LIMIT 200');
     // One statement dequeues every window with nothing to evaluate (quiet.ts); the rest get the full evaluation.
     const quiet = await dequeueQuiet(db, queued.map((r) => r.sensor_id));
     let done = quiet.size;
-    for (const { sensor_id: id } of queued) {
+    for (const { sensor_id: id, queued_at: queuedAt } of queued) {
       if (quiet.has(id) || (retryAt.get(id) ?? 0) > Date.now()) continue;
       try {
         const out = await db.tx((q) => evaluateSensor(q, id));
@@ -114,6 +116,8 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
         // Re-evaluating a widened row is progress too: it will be dequeued next round.
         done++;
         for (const e of out.events) bus.emit('exception', e);
+        // From the commit of the readings that queued the sensor to the commit of the exception.
+        if (out.opened) deps.metrics?.observe(ALARM_LATENCY, 'Reading committed to exception committed', {}, (Date.now() - queuedAt.getTime()) / 1000);
         if (out.notices > 0) void notices.kick();
       } catch (err) {
         retryAt.set(id, Date.now() + 10_000);

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
 import type { Db } from '../platform/db/client.js';
 
 /**
@@ -24,12 +25,15 @@ interface Claimed {
   subject: string;
   content: string;
   attempts: number;
+  created_at: Date;
 }
 
 export interface NotifierOptions {
   now: () => number;
   batch?: number;
   log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
+  /** Where the delivery time of each sent notice is observed (/metrics). */
+  metrics?: Pick<Metrics, 'observe'>;
 }
 
 export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom'>, opts: NotifierOptions) {
@@ -57,7 +61,7 @@ export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFro
         WHERE id IN (SELECT id FROM notice_log
                       WHERE status = 0 AND channel = 'email' AND next_attempt_at <= $1
                       ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, recipient, subject, content, attempts`,
+        RETURNING id, recipient, subject, content, attempts, created_at`,
       [new Date(now), new Date(now + NOTICE_LEASE_MS), batch],
     );
   }
@@ -93,6 +97,7 @@ export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFro
       await db.query(`UPDATE notice_log SET status = 1, attempts = $2, send_time = $3, result = $4 WHERE id = $1`, [
         n.id, attempts, new Date(opts.now()), String(info.response ?? 'sent').slice(0, 500),
       ]);
+      opts.metrics?.observe('coldwatch_notice_delivery_seconds', 'Notice written to mail accepted by SMTP', { channel: 'email' }, (Date.now() - n.created_at.getTime()) / 1000);
     } catch (err) {
       const e = err as { message?: string; responseCode?: number; code?: string };
       const reason = `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`.slice(0, 500);

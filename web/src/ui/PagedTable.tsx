@@ -14,6 +14,7 @@ type QueryValue = string | number | boolean | undefined | null;
 export interface PagedResult<T> {
   total: number;
   rows: T[];
+  more?: boolean;
 }
 
 /** A `/page` operation of the contract. */
@@ -113,7 +114,8 @@ export function PagedTable<D extends PagedRoute>({
         showSizeChanger: true,
         pageSizeOptions: PAGE_SIZES.map(String),
         showLessItems: true,
-        showTotal: (n) => t('common:table.total', { total: n }),
+        // A list that grows without bound is counted a window past the page (server paged()).
+        showTotal: (n) => t(q.data?.more ? 'common:table.totalMore' : 'common:table.total', { total: n }),
         onChange: (c, s) => setPg({ pk, current: s !== size ? 1 : c, size: s }),
       }}
     />

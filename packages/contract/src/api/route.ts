@@ -66,7 +66,14 @@ export const envelope = <R extends z.ZodType>(result: R) => z.object({ state: st
 
 /** The answer of every `/page` call. */
 export const pageOf = <T extends z.ZodType>(row: T) =>
-  z.object({ total: z.number().int(), rows: z.array(row), iDisplayStart: z.number().int(), iDisplayLength: z.number().int() });
+  z.object({
+    total: z.number().int(),
+    rows: z.array(row),
+    iDisplayStart: z.number().int(),
+    iDisplayLength: z.number().int(),
+    /** The lists that grow without bound count at most 10,000 rows past the page: true when more follow. */
+    more: z.boolean().optional(),
+  });
 
 /**
  * The query of a `/page` call: spec paging, the module's filters, and an optional sort by one

@@ -88,7 +88,8 @@ function filter(scope: Scope, f: ExceptionFilter) {
 
 /** Newest first. */
 export function page(q: Queryable, scope: Scope, f: ExceptionFilter & PageInput) {
-  return paged(exceptionSelect(scoped(q, scope)).where(filter(scope, f)), f, { by: ['e.start_ts desc', 'e.id desc'] });
+  const k = scoped(q, scope);
+  return paged(exceptionSelect(k).where(filter(scope, f)), f, { by: ['e.start_ts desc', 'e.id desc'], countWindow: k });
 }
 
 /** The home page's latest exceptions (spec §2/§9: five). */

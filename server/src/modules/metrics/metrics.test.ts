@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
 import { enrol } from '../../ingest/test-fixtures.js';
+import { startAlarm } from '../../alarm/index.js';
+import { ingest, site } from '../../alarm/testkit.js';
 
 /* /metrics in Prometheus text: a reading we send is counted, a reject by its reason, HTTP by route. */
 
@@ -30,6 +32,22 @@ describe('/metrics', () => {
     expect(value(after, 'coldwatch_rejects_total{reason="out_of_range"}')).toBe(1);
     expect(after).toMatch(/^coldwatch_writer_queue_readings 0$/m);
     expect(after).toMatch(/^coldwatch_http_request_seconds_count\{route="\/ingest\/v1\/:sn\/:kind",method="POST",status="2xx"\} \d+$/m);
+  });
+
+  it('observes the alarm latency of an exception the evaluator opens', async () => {
+    const before = value(await scrape(), 'coldwatch_alarm_latency_seconds_count');
+    const s = await site(t.db, t.tenants.a.customerId, { name: 'Metrics Fridge' });
+    const alarm = startAlarm(t.deps, { pollMs: 60_000, noticePoll: false });
+    try {
+      await ingest(t.db, s, [[Date.now() - 120_000, 5], [Date.now() - 60_000, 12]]);
+      await alarm.drain();
+    } finally {
+      await alarm.stop();
+    }
+    const after = await scrape();
+    expect(Number.isNaN(before) ? 0 : before).toBe(0);
+    expect(value(after, 'coldwatch_alarm_latency_seconds_count')).toBe(1);
+    expect(value(after, 'coldwatch_alarm_latency_seconds_sum')).toBeGreaterThanOrEqual(0);
   });
 
   it('needs the token when METRICS_TOKEN is set', async () => {

@@ -28,7 +28,8 @@ export interface NoticeFilter extends PageInput {
 
 /** The notice log (spec §3), newest first. */
 export function page(q: Queryable, scope: Scope, f: NoticeFilter) {
-  const query = scoped(q, scope)
+  const k = scoped(q, scope);
+  const query = k
     .selectFrom('notice_log as n')
     .select([
       'n.id',
@@ -57,7 +58,7 @@ export function page(q: Queryable, scope: Scope, f: NoticeFilter) {
       if (f.endTime !== undefined) and.push(eb('n.created_at', '<=', new Date(f.endTime)));
       return eb.and(and);
     });
-  return paged(query, f, { by: ['n.created_at desc', 'n.id desc'] });
+  return paged(query, f, { by: ['n.created_at desc', 'n.id desc'], countWindow: k });
 }
 
 /**

@@ -18,7 +18,8 @@ export interface SysLogFilter extends PageInput {
 /** The system log of spec §3, newest first, cut to the caller's customers. */
 export function page(q: Queryable, scope: Scope, f: SysLogFilter) {
   // Rows written before a session exists (a failed login) carry no customer: only platform users see them.
-  const query = scoped(q, scope)
+  const k = scoped(q, scope);
+  const query = k
     .selectFrom('sys_log as l')
     .leftJoin('customer as cu', 'cu.id', 'l.customer_id')
     .select([msOf('l.created_at').as('time'), 'l.id', 'l.module', 'l.operator', 'l.method', 'l.content', 'l.params', 'l.result', 'l.customer_id as customerId', 'cu.name as customerName'])
@@ -34,7 +35,7 @@ export function page(q: Queryable, scope: Scope, f: SysLogFilter) {
       if (f.endTime !== undefined) and.push(eb('l.created_at', '<=', new Date(f.endTime)));
       return eb.and(and);
     });
-  return paged(query, f, { by: ['l.created_at desc', 'l.id desc'] });
+  return paged(query, f, { by: ['l.created_at desc', 'l.id desc'], countWindow: k });
 }
 
 /** The module names present in the caller's part of the log, for the search bar's select. */

@@ -1,6 +1,7 @@
 import { ALL_FUNCS, flattenMenu, reachesLevel } from '@coldwatch/contract';
 import type { Queryable } from '../db/client.js';
 import { crossTenant } from '../db/kysely.js';
+import { sql, type Expression } from 'kysely';
 
 /**
  * The access level of spec §6 a function code needs: the lowest level among the menu
@@ -23,35 +24,34 @@ export const reachableFuncs = (userType: number, isRoot: boolean) => ALL_FUNCS.f
 /** Root (the user whose id is 1, spec §6) holds everything. */
 export const ROOT_USER_ID = 1;
 
+/*
+ * The three facts a session's scope is made of, each written once as a SQL expression of a user
+ * id: the standalone calls below run them for one user, and resolveSession (session.ts) runs all
+ * three inside the one statement that reads the session, so a request costs one query.
+ */
+
+/** The functions of the user's active roles (before the user-type cut of userFuncs), as text[]. */
+export const roleFuncsSql = (userId: Expression<number>) =>
+  sql<string[]>`(SELECT coalesce(array_agg(DISTINCT rf.func), '{}') FROM user_role ur
+     JOIN role r ON r.id = ur.role_id AND r.status = 1 JOIN role_func rf ON rf.role_id = r.id
+    WHERE ur.user_id = ${userId})`;
+
+/** The active customers a proxy user governs: the union of its active proxy roles' customers (spec §6 role level -1), as int[]. */
+export const governedSql = (userId: Expression<number>) =>
+  sql<number[]>`(SELECT coalesce(array_agg(DISTINCT rpc.governed_id ORDER BY rpc.governed_id), '{}') FROM user_role ur
+     JOIN role r ON r.id = ur.role_id AND r.status = 1 JOIN role_proxy_customer rpc ON rpc.role_id = r.id
+     JOIN customer c ON c.id = rpc.governed_id AND c.status = 1
+    WHERE ur.user_id = ${userId})`;
+
 /** A user's functions: the union of its active roles' functions, cut to what its user type may reach. */
-export async function userFuncs(q: Queryable, userId: number, userType: number): Promise<string[]> {
-  const isRoot = userId === ROOT_USER_ID;
-  if (isRoot) return ALL_FUNCS;
-  const rows = await crossTenant(q, 'a session\'s functions are resolved before its scope exists')
-    .selectFrom('user_role as ur')
-    .innerJoin('role as r', 'r.id', 'ur.role_id')
-    .innerJoin('role_func as rf', 'rf.role_id', 'r.id')
-    .select('rf.func')
-    .distinct()
-    .where('ur.user_id', '=', userId)
-    .where('r.status', '=', 1)
-    .execute();
+export function cutToUserType(funcs: string[], userId: number, userType: number): string[] {
+  if (userId === ROOT_USER_ID) return ALL_FUNCS;
   const reach = new Set(reachableFuncs(userType, false));
-  return rows.map((r) => r.func).filter((f) => reach.has(f));
+  return funcs.filter((f) => reach.has(f));
 }
 
-/** The customers a proxy user governs: the union of its active proxy roles' customers (spec §6 role level -1). */
+/** The customers a proxy user governs. */
 export async function governedCustomers(q: Queryable, userId: number): Promise<number[]> {
-  const rows = await crossTenant(q, 'a proxy\'s governed customers make its scope')
-    .selectFrom('user_role as ur')
-    .innerJoin('role as r', 'r.id', 'ur.role_id')
-    .innerJoin('role_proxy_customer as rpc', 'rpc.role_id', 'r.id')
-    .innerJoin('customer as c', 'c.id', 'rpc.governed_id')
-    .select('rpc.governed_id as customer_id')
-    .distinct()
-    .where('ur.user_id', '=', userId)
-    .where('r.status', '=', 1)
-    .where('c.status', '=', 1)
-    .execute();
-  return rows.map((r) => r.customer_id);
+  const { rows } = await sql<{ ids: number[] }>`SELECT ${governedSql(sql.lit(userId))} AS ids`.execute(crossTenant(q, "a proxy's governed customers make its scope"));
+  return rows[0].ids;
 }

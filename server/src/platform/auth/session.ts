@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { governedCustomers, ROOT_USER_ID, userFuncs } from './funcs.js';
+import { cutToUserType, governedSql, roleFuncsSql, ROOT_USER_ID } from './funcs.js';
 import { USER_TYPE } from '@coldwatch/contract';
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Db, Queryable } from '../db/client.js';
 import { crossTenant } from '../db/kysely.js';
 import type { Scope } from './scope.js';
@@ -32,20 +32,30 @@ export async function dropSession(db: Db, token: string) {
   await sessions(db).deleteFrom('user_session').where('token', '=', tokenHash(token)).execute();
 }
 
-/** Resolves a session token to the caller's scope; undefined when expired, unknown or cancelled. */
+/**
+ * Resolves a session token to the caller's scope; undefined when expired, unknown or cancelled.
+ * One statement per request (docs/performance.md "Signed-in requests"): the session, its user
+ * and customer, the functions of its roles, the customers a proxy governs and the scene limit.
+ * Nothing is cached, so a role, user or customer change holds from the very next request.
+ */
 export async function resolveSession(db: Db, token: string | undefined): Promise<Scope | undefined> {
   if (!token) return undefined;
-  const row = await sessions(db)
-    .selectFrom('user_session as s')
-    .innerJoin('app_user as u', 'u.id', 's.user_id')
-    .innerJoin('customer as c', 'c.id', 'u.customer_id')
-    .select(['s.user_id', 'u.account', 'u.name', 'u.customer_id', 'u.user_type', 'u.is_admin', 'u.status as user_status', 'u.proxy_customer_id', 's.revoked', 'c.status as customer_status', 's.expires_at'])
-    .where('s.token', '=', tokenHash(token))
-    .executeTakeFirst();
+  const hash = tokenHash(token);
+  const uid = sql.ref<number>('s.user_id');
+  const { rows } = await sql<SessionRow>`
+    SELECT s.user_id, u.account, u.name, u.customer_id, u.user_type, u.is_admin, u.status AS user_status,
+           u.proxy_customer_id, s.revoked, c.status AS customer_status, s.expires_at,
+           ${roleFuncsSql(uid)} AS funcs,
+           CASE WHEN u.user_type = ${USER_TYPE.proxy} THEN ${governedSql(uid)} END AS governed,
+           CASE WHEN u.user_type NOT IN (${USER_TYPE.platformUser}, ${USER_TYPE.platformAdmin}) AND s.user_id <> ${ROOT_USER_ID}
+                THEN ${sceneLimitSql(uid)} END AS scene_ids
+      FROM user_session s JOIN app_user u ON u.id = s.user_id JOIN customer c ON c.id = u.customer_id
+     WHERE s.token = ${hash}`.execute(sessions(db));
+  const row = rows[0];
   if (!row || row.revoked || row.expires_at.getTime() < Date.now() || row.user_status !== 1 || row.customer_status !== 1) return undefined;
   // Sliding expiry: an active user stays signed in; touch at most once a minute.
   if (row.expires_at.getTime() - Date.now() < SESSION_TTL_MS - 60_000) {
-    await sessions(db).updateTable('user_session').set({ expires_at: new Date(Date.now() + SESSION_TTL_MS) }).where('token', '=', tokenHash(token)).execute();
+    await sessions(db).updateTable('user_session').set({ expires_at: new Date(Date.now() + SESSION_TTL_MS) }).where('token', '=', hash).execute();
   }
   const scope: Scope = {
     userId: row.user_id,
@@ -56,29 +66,43 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
     userType: row.user_type,
     isAdmin: row.is_admin,
     customerIds: [row.customer_id],
-    sceneIds: null,
-    funcs: new Set(),
+    sceneIds: row.scene_ids?.length ? row.scene_ids : null,
+    funcs: new Set(cutToUserType(row.funcs, row.user_id, row.user_type)),
   };
   if (isPlatform(scope)) scope.customerIds = null;
-  else if (row.user_type === USER_TYPE.proxy) {
+  else if (row.governed) {
     // A proxy sees its own customer and the customers its roles govern; the one it switched to is its current customer.
-    const governed = await governedCustomers(db, row.user_id);
-    scope.customerIds = [...new Set([row.customer_id, ...governed])];
-    if (row.proxy_customer_id && governed.includes(row.proxy_customer_id)) scope.customerId = row.proxy_customer_id;
+    scope.customerIds = [...new Set([row.customer_id, ...row.governed])];
+    if (row.proxy_customer_id && row.governed.includes(row.proxy_customer_id)) scope.customerId = row.proxy_customer_id;
   }
-  if (!isPlatform(scope) && row.user_id !== ROOT_USER_ID) scope.sceneIds = await sceneLimit(db, row.user_id);
-  scope.funcs = new Set(await userFuncs(db, row.user_id, row.user_type));
   return scope;
+}
+
+interface SessionRow {
+  user_id: number;
+  account: string;
+  name: string;
+  customer_id: number;
+  user_type: number;
+  is_admin: boolean;
+  user_status: number;
+  proxy_customer_id: number | null;
+  revoked: string | null;
+  customer_status: number;
+  expires_at: Date;
+  funcs: string[];
+  governed: number[] | null;
+  scene_ids: number[] | null;
 }
 
 /**
  * A user's scene limit (docs/permissions.md "Scene limit"): its own user_scene rows plus the
- * role_scene rows of its active roles, closed over every scene below them, in one query.
- * null when it has no such rows (not limited). The customer scope (platform/db/scoped.ts) still applies
+ * role_scene rows of its active roles, closed over every scene below them, as int[] (empty when
+ * it has no such rows: not limited). The customer scope (platform/db/scoped.ts) still applies
  * beside it, so a scene of another customer in these rows grants nothing.
  */
-export async function sceneLimit(db: Queryable, userId: number): Promise<number[] | null> {
-  const { rows } = await sql<{ id: number }>`WITH RECURSIVE lim AS (
+const sceneLimitSql = (userId: Expression<number>) =>
+  sql<number[]>`(WITH RECURSIVE lim AS (
        SELECT us.scene_id AS id FROM user_scene us WHERE us.user_id = ${userId}
        UNION
        SELECT rs.scene_id FROM role_scene rs JOIN user_role ur ON ur.role_id = rs.role_id JOIN role r ON r.id = rs.role_id
@@ -88,9 +112,7 @@ export async function sceneLimit(db: Queryable, userId: number): Promise<number[
        UNION
        SELECT s.id FROM scene s JOIN sub ON s.parent_id = sub.id
      )
-     SELECT id FROM sub ORDER BY id`.execute(sessions(db));
-  return rows.length ? rows.map((r) => r.id) : null;
-}
+     SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM sub)`;
 
 /** Why a session token no longer works, when it was ended on purpose: 'conflict' = the account logged in elsewhere (spec §8 500104). */
 export async function revokedReason(db: Db, token: string | undefined): Promise<string | undefined> {

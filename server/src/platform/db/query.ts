@@ -1,4 +1,4 @@
-import { sql, type AliasableExpression, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type AliasableExpression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 
 /*
  * The helpers every module's queries share: one paging, one LIKE escape, one time column.
@@ -17,23 +17,39 @@ export interface Paged<T> {
   rows: T[];
   iDisplayStart: number;
   iDisplayLength: number;
+  /** The count stopped at `total`: more rows follow (only with `countWindow`). */
+  more?: boolean;
 }
+
+/** How far past the current page a windowed count looks (docs/performance.md "Paged lists"). */
+export const COUNT_WINDOW = 10_000;
 
 /**
  * Runs a select as one page of the spec's paging: the count of the whole filtered set and
  * the rows of [iDisplayStart, iDisplayStart + iDisplayLength). `sortable` maps the sort keys
  * the contract allows to columns; the default order comes last, so pages are stable.
+ *
+ * `countWindow` (the scoped builder the query came from) is for the lists that grow without bound (exceptions, notices, logs): the
+ * count stops `countWindow` rows past the page, so a customer with a million exceptions does
+ * not pay a million-row count for every page; `more` then tells that the set goes on, and the
+ * pager can always move forward (each page looks a window further). Lists of things a customer
+ * owns (devices, carriers, users) keep the exact count.
  */
 export async function paged<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   page: PageInput,
-  order: { sortable?: Record<string, string>; by: string | string[] },
+  order: { sortable?: Record<string, string>; by: string | string[]; countWindow?: Kysely<any> },
 ): Promise<Paged<O>> {
-  const counted = await query
-    .clearSelect()
-    .clearOrderBy()
-    .select(sql<number>`count(*)::int`.as('n'))
-    .executeTakeFirst();
+  const limit = order.countWindow ? page.iDisplayStart + page.iDisplayLength + COUNT_WINDOW : undefined;
+  const counting = query.clearSelect().clearOrderBy();
+  // The windowed count runs on the builder the query came from, so its tenant scope applies inside.
+  const counted =
+    order.countWindow && limit
+      ? await order.countWindow
+          .selectFrom(counting.select(sql<number>`1`.as('one')).limit(limit + 1).as('w') as never)
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirst()
+      : await counting.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
   let q = query;
   const col = page.sort && order.sortable?.[page.sort];
   if (col) q = q.orderBy(sql.ref(col), page.order === 'desc' ? 'desc' : 'asc');
@@ -42,7 +58,9 @@ export async function paged<DB, TB extends keyof DB, O>(
     q = q.orderBy(sql.ref(ref), dir === 'desc' ? 'desc' : 'asc');
   }
   const rows = await q.limit(page.iDisplayLength).offset(page.iDisplayStart).execute();
-  return { total: (counted as { n?: number } | undefined)?.n ?? 0, rows, iDisplayStart: page.iDisplayStart, iDisplayLength: page.iDisplayLength };
+  const n = (counted as { n?: number } | undefined)?.n ?? 0;
+  const base = { rows, iDisplayStart: page.iDisplayStart, iDisplayLength: page.iDisplayLength };
+  return limit && n > limit ? { ...base, total: limit, more: true } : { ...base, total: n };
 }
 
 /** An ILIKE pattern matching s anywhere, with LIKE's wildcards in s taken literally. */

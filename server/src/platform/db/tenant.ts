@@ -86,8 +86,13 @@ class ScopeTransformer extends OperationNodeTransformer {
     return BinaryOperationNode.create(
       ReferenceNode.create(ColumnNode.create(column), TableNode.create(alias)),
       OperatorNode.create('='),
-      // = any(cast($n as int4[])): one array parameter whatever the number of customers.
-      FunctionNode.create('any', [CastNode.create(ValueNode.create([...this.ids]), RawNode.createWithSql('int4[]'))]),
+      // One customer (almost every caller): a plain `= $n`, which the planner treats as an
+      // equality, so an index on (customer_id, start_ts) also gives the order of a page and
+      // LIMIT stops early; `= any(array)` would sort every row of the customer first.
+      // Several: = any(cast($n as int4[])), one array parameter whatever their number.
+      this.ids.length === 1
+        ? CastNode.create(ValueNode.create(this.ids[0]), RawNode.createWithSql('int4'))
+        : FunctionNode.create('any', [CastNode.create(ValueNode.create([...this.ids]), RawNode.createWithSql('int4[]'))]),
     );
   }
 
