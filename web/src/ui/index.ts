@@ -7,3 +7,5 @@ export type { SearchBarProps, SearchField, SearchValues } from './SearchBar';
 export { useApiErrorToast } from './useApiErrorToast';
 export { LogoMark } from './Logo';
 export { PageCard } from './PageCard';
+export { VirtualGrid } from './VirtualGrid';
+export type { VirtualGridProps } from './VirtualGrid';

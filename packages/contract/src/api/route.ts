@@ -71,7 +71,7 @@ export const pageOf = <T extends z.ZodType>(row: T) =>
     rows: z.array(row),
     iDisplayStart: z.number().int(),
     iDisplayLength: z.number().int(),
-    /** The lists that grow without bound count at most 10,000 rows past the page: true when more follow. */
+    /** The lists that grow without bound count at most 1,000 rows past the page: true when more follow. */
     more: z.boolean().optional(),
   });
 

@@ -155,14 +155,14 @@ describe('exception paging of a customer with more than the count window', () =>
   it('counts a window past the page and says that more follow; near the end the count is exact', async () => {
     await t.db.query(
       `INSERT INTO exception_record (customer_id, sensor_id, type, category, status, ongoing, start_ts, end_ts, duration_s)
-       SELECT $1, $2, 'data', 'temp_high', 2, false, to_timestamp(1e9 + g * 60), to_timestamp(1e9 + g * 60 + 30), 30 FROM generate_series(1, 10050) g`,
+       SELECT $1, $2, 'data', 'temp_high', 2, false, to_timestamp(1e9 + g * 60), to_timestamp(1e9 + g * 60 + 30), 30 FROM generate_series(1, 1050) g`,
       [t.tenants.b.customerId, b.sensorId],
     );
     const first = (await get('/service/exception/page?iDisplayStart=0&iDisplayLength=20', beta)).result;
-    expect(first).toMatchObject({ total: 10_020, more: true });
+    expect(first).toMatchObject({ total: 1_020, more: true });
     expect(first.rows).toHaveLength(20);
-    const last = (await get('/service/exception/page?iDisplayStart=10040&iDisplayLength=20', beta)).result;
-    expect(last.total).toBe(10_051);
+    const last = (await get('/service/exception/page?iDisplayStart=1040&iDisplayLength=20', beta)).result;
+    expect(last.total).toBe(1_051);
     expect(last.more).toBeUndefined();
     expect(last.rows).toHaveLength(11);
     // Another customer's count is exact and never crosses over.

@@ -22,7 +22,7 @@ export interface Paged<T> {
 }
 
 /** How far past the current page a windowed count looks (docs/performance.md "Paged lists"). */
-export const COUNT_WINDOW = 10_000;
+export const COUNT_WINDOW = 1_000;
 
 /**
  * Runs a select as one page of the spec's paging: the count of the whole filtered set and

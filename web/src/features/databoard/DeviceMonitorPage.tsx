@@ -14,7 +14,8 @@ import { useAuth } from '../../app/auth';
 import { CarrierCard } from './CarrierCard';
 import { SceneFilterTree, type SceneSelection } from './SceneFilterTree';
 import { useLiveStream } from './useLiveStream';
-import { applyEvent, carrierState, isOffline, mergeFresh, type MonitorCarrier, type MonitorSensor } from './monitorState';
+import { VirtualGrid } from '../../ui';
+import { applyEvents, carrierState, isOffline, mergeFresh, type MonitorCarrier, type MonitorSensor } from './monitorState';
 import { rangeState, RANGE_COLORS } from '../../lib/format';
 import './monitor.css';
 
@@ -40,7 +41,7 @@ export default function DeviceMonitorPage() {
   const streamRef = useRef<string>('connecting');
   const refetchRef = useRef<() => void>(() => {});
   const onEvents = useCallback((events: LiveEvent[]) => {
-    setCarriers((cur) => events.reduce(applyEvent, cur));
+    setCarriers((cur) => applyEvents(cur, events));
     // An exception changes the carrier's open-exception count the list carries: read it again.
     if (events.some((e) => e.type === 'exception')) refetchRef.current();
   }, []);
@@ -160,11 +161,15 @@ export default function DeviceMonitorPage() {
         ) : shown.length === 0 ? (
           <Empty description={t('empty')} style={{ background: '#fff', padding: 48, borderRadius: 8, margin: 0 }} />
         ) : (
-          <div className="cw-mon-grid">
-            {shown.map((c) => (
-              <CarrierCard key={c.id} carrier={c} timeZone={timeZone} onSensor={openHistory} />
-            ))}
-          </div>
+          <VirtualGrid
+            className="cw-mon-grid"
+            items={shown}
+            itemKey={(c) => c.id}
+            renderItem={(c) => <CarrierCard carrier={c} timeZone={timeZone} onSensor={openHistory} />}
+            minColumnWidth={260}
+            gap={12}
+            estimateRowHeight={150}
+          />
         )}
       </section>
     </div>

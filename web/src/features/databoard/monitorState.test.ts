@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveReading, LiveSensor } from '@coldwatch/contract';
-import { applyEvent, applyReading, carrierState, mergeFresh, type MonitorCarrier } from './monitorState';
+import { applyEvent, applyEvents, applyReading, carrierState, mergeFresh, type MonitorCarrier } from './monitorState';
 
 /** A sensor of the monitor list, as the contract's liveSensor answers it. */
 const sensor = (over: Partial<LiveSensor>): LiveSensor => ({
@@ -89,6 +89,21 @@ describe('stream merge', () => {
     b = applyEvent(b, { type: 'exception', data: { ...ex, ongoing: false } });
     expect(b[0].sensors[0].ongoing).toEqual([]);
     expect(carrierState(b[0])).toBe('ok');
+  });
+  it('a batch applies every event in order over one index, and leaves untouched carriers as they were', () => {
+    const b = [...board(), carrier({ id: 3, name: 'Cold room', sensors: [sensor({ id: 30, devNo: 'S30', carrierId: 3 })] })];
+    const next = applyEvents(b, [
+      { type: 'reading', data: reading({ sensorId: 30, ts: 2000, temp: 6 }) },
+      { type: 'reading', data: reading({ sensorId: 10, ts: 2000, temp: 9 }) },
+      { type: 'reading', data: reading({ sensorId: 30, ts: 3000, temp: 7 }) },
+      { type: 'reading', data: reading({ sensorId: 30, ts: 2500, temp: 1 }) }, // late: ignored
+      { type: 'reading', data: reading({ sensorId: 99, ts: 2500, temp: 1 }) }, // not on the board
+    ]);
+    expect(next[2].sensors[0]).toMatchObject({ lastTs: 3000, temp: 7 });
+    expect(next[0].sensors[0]).toMatchObject({ lastTs: 2000, temp: 9 });
+    expect(next[1]).toBe(b[1]);
+    expect(applyEvents(b, [])).toBe(b);
+    expect(applyEvents(b, [{ type: 'reading', data: reading({ sensorId: 99, ts: 1, temp: 1 }) }])).toBe(b);
   });
   it('a fresh list keeps a newer streamed reading', () => {
     const streamed = applyReading(board(), reading({ sensorId: 10, ts: 9000, temp: 7 }));

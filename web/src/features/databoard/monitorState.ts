@@ -11,25 +11,34 @@ export type MonitorSensor = LiveSensor & { ongoing?: string[] };
 /** A carrier on the board: the monitor list's carrier with board sensors. */
 export type MonitorCarrier = Omit<ContractMonitorCarrier, 'sensors'> & { sensors: MonitorSensor[] };
 
-function mapSensor(carriers: MonitorCarrier[], sensorId: number, f: (s: MonitorSensor) => MonitorSensor): MonitorCarrier[] {
-  let changed = false;
-  const next = carriers.map((c) => {
-    const i = c.sensors.findIndex((s) => s.id === sensorId);
-    if (i < 0) return c;
-    const s2 = f(c.sensors[i]);
-    if (s2 === c.sensors[i]) return c;
-    changed = true;
-    const sensors = c.sensors.slice();
-    sensors[i] = s2;
-    return { ...c, sensors };
-  });
-  return changed ? next : carriers;
+/** Where each sensor sits on the board: sensor id → carrier index (built once per batch of events). */
+type SensorIndex = Map<number, number>;
+
+function indexOf(carriers: MonitorCarrier[]): SensorIndex {
+  const index: SensorIndex = new Map();
+  carriers.forEach((c, i) => c.sensors.forEach((s) => index.set(s.id, i)));
+  return index;
+}
+
+function mapSensor(carriers: MonitorCarrier[], sensorId: number, f: (s: MonitorSensor) => MonitorSensor, index: SensorIndex = indexOf(carriers)): MonitorCarrier[] {
+  const ci = index.get(sensorId);
+  if (ci === undefined) return carriers;
+  const c = carriers[ci];
+  const i = c.sensors.findIndex((s) => s.id === sensorId);
+  if (i < 0) return carriers;
+  const s2 = f(c.sensors[i]);
+  if (s2 === c.sensors[i]) return carriers;
+  const sensors = c.sensors.slice();
+  sensors[i] = s2;
+  const next = carriers.slice();
+  next[ci] = { ...c, sensors };
+  return next;
 }
 
 const FIELDS = ['temp', 'hum', 'volt', 'rssi', 'lqi', 'gas', 'door'] as const;
 
 /** A reading: newer than what the board shows → its values replace the sensor's; the sensor is online. */
-export function applyReading(carriers: MonitorCarrier[], ev: LiveReading): MonitorCarrier[] {
+export function applyReading(carriers: MonitorCarrier[], ev: LiveReading, index?: SensorIndex): MonitorCarrier[] {
   return mapSensor(carriers, ev.sensorId, (s) => {
     if (s.lastTs !== null && ev.ts < s.lastTs) return s; // an older, late reading
     const next: MonitorSensor = { ...s, lastTs: ev.ts };
@@ -39,17 +48,17 @@ export function applyReading(carriers: MonitorCarrier[], ev: LiveReading): Monit
     }
     if (next.status === DEVICE_STATUS.offline) next.status = DEVICE_STATUS.running;
     return next;
-  });
+  }, index);
 }
 
 /** A sensor's run status changed (a gateway's status does not show on the board's sensors). */
-export function applyDeviceStatus(carriers: MonitorCarrier[], ev: DeviceStatusEvent): MonitorCarrier[] {
+export function applyDeviceStatus(carriers: MonitorCarrier[], ev: DeviceStatusEvent, index?: SensorIndex): MonitorCarrier[] {
   if (ev.kind !== 'sensor') return carriers;
-  return mapSensor(carriers, ev.id, (s) => (s.status === ev.status ? s : { ...s, status: ev.status }));
+  return mapSensor(carriers, ev.id, (s) => (s.status === ev.status ? s : { ...s, status: ev.status }), index);
 }
 
 /** An exception opened or closed: kept as the sensor's list of ongoing categories. */
-export function applyException(carriers: MonitorCarrier[], ev: ExceptionEvent): MonitorCarrier[] {
+export function applyException(carriers: MonitorCarrier[], ev: ExceptionEvent, index?: SensorIndex): MonitorCarrier[] {
   if (ev.sensorId === null || ev.sensorId === undefined) return carriers;
   return mapSensor(carriers, ev.sensorId, (s) => {
     const cur = s.ongoing ?? [];
@@ -57,21 +66,32 @@ export function applyException(carriers: MonitorCarrier[], ev: ExceptionEvent): 
     if (ev.ongoing && !has) return { ...s, ongoing: [...cur, ev.category] };
     if (!ev.ongoing && has) return { ...s, ongoing: cur.filter((c) => c !== ev.category) };
     return s;
-  });
+  }, index);
 }
 
 /** Reducer for the board: one stream event at a time. */
-export function applyEvent(carriers: MonitorCarrier[], ev: LiveEvent): MonitorCarrier[] {
+export function applyEvent(carriers: MonitorCarrier[], ev: LiveEvent, index?: SensorIndex): MonitorCarrier[] {
   switch (ev.type) {
     case 'reading':
-      return applyReading(carriers, ev.data);
+      return applyReading(carriers, ev.data, index);
     case 'exception':
-      return applyException(carriers, ev.data);
+      return applyException(carriers, ev.data, index);
     case 'deviceStatus':
-      return applyDeviceStatus(carriers, ev.data);
+      return applyDeviceStatus(carriers, ev.data, index);
     default:
       return carriers;
   }
+}
+
+/**
+ * A batch of stream events: the sensor index is built once, so a board of 10,000 carriers pays
+ * one pass per batch, not one per event; untouched carriers keep their identity (their cards
+ * do not render again).
+ */
+export function applyEvents(carriers: MonitorCarrier[], events: LiveEvent[]): MonitorCarrier[] {
+  if (events.length === 0) return carriers;
+  const index = indexOf(carriers);
+  return events.reduce((cur, ev) => applyEvent(cur, ev, index), carriers);
 }
 
 /**
