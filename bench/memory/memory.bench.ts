@@ -1,0 +1,70 @@
+/**
+ * The console's memory with BENCH_DEVICES sensors (10,000) reporting every minute
+ * (docs/performance.md "Memory"): BENCH_DEVICES / 50 gateways of 50 sensors, each gateway on
+ * its own carrier with a 2–8 °C zone, simulated by the project's simulator over MQTT against the
+ * compiled console (`server/dist/main.js`, as production runs it) with its embedded broker; the
+ * console's resident set (RSS, /proc) is sampled every 5 s for BENCH_MINUTES (3). Baseline in the
+ * same run: the RSS of the same console idle, before the gateways connect.
+ *
+ * Needs `npm run build` (the compiled server) and DATABASE_URL (PostgreSQL: the console runs in
+ * its own process and the bench enrols the gateways beside it). Last line:
+ * `rss_idle_mb=… rss_max_mb=… rss_end_mb=… readings=… devices=…`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startSimulation, type SimGateway } from '@coldwatch/simulator';
+import { openDb } from '../../server/src/platform/db/client.js';
+import { prepareDb } from '../../server/src/platform/db/prepare.js';
+import { enrol, freePort } from '../../server/src/ingest/test-fixtures.js';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
+const MINUTES = Number(process.env.BENCH_MINUTES ?? 3);
+const url = process.env.DATABASE_URL;
+const main = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
+if (!url || !existsSync(main)) {
+  console.error('bench:memory needs DATABASE_URL (PostgreSQL) and the compiled server (`npm run build`).');
+  process.exit(1);
+}
+
+const db = await openDb({ databaseUrl: url });
+await prepareDb(db);
+const tag = Date.now().toString(36).toUpperCase();
+const [cust] = await db.query<{ id: number }>(`INSERT INTO customer (name, code) VALUES ($1, $2) RETURNING id`, [`Bench memory ${tag}`, `M${tag}`]);
+const gateways: SimGateway[] = [];
+for (let i = 0; i < DEVICES / 50; i++) {
+  const g = await enrol(db, cust.id, 50);
+  gateways.push({ sn: g.sn, secret: g.secret, sensors: g.sensors.map((s) => ({ dev: s.dev, kind: 'th' as const, setpoint: 5, excursionRate: 0 })) });
+}
+await db.query(`UPDATE carrier SET temp_min = 2, temp_max = 8 WHERE customer_id = $1`, [cust.id]);
+console.log(`${DEVICES.toLocaleString('en-US')} sensors on ${gateways.length} gateways enrolled`);
+
+const [http, mqttPort] = [await freePort(), await freePort()];
+const child = spawn(process.execPath, [main], {
+  env: { ...process.env, PORT: String(http), MQTT_PORT: String(mqttPort), DATABASE_URL: url, DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+for (let i = 0; ; i++) {
+  if (i > 600) throw new Error('the console did not start');
+  if (await fetch(`http://127.0.0.1:${http}/healthz`).then((r) => r.ok, () => false)) break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+await new Promise((r) => setTimeout(r, 5000));
+const idle = rss();
+
+const sim = startSimulation({ url: `mqtt://127.0.0.1:${mqttPort}`, gateways, intervalMs: 60_000, heartbeatMs: 60_000, gapEveryMs: 0 });
+const samples: number[] = [];
+const until = Date.now() + MINUTES * 60_000;
+while (Date.now() < until) {
+  await new Promise((r) => setTimeout(r, 5000));
+  samples.push(rss());
+  console.log(`${Math.round((MINUTES * 60_000 - (until - Date.now())) / 1000)} s: rss ${samples.at(-1)!.toFixed(0)} MB, readings published ${sim.stats.readings.toLocaleString('en-US')}`);
+}
+await sim.stop();
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
+const [{ n: stored }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE customer_id = $1', [cust.id]);
+await db.query('DELETE FROM customer WHERE id = $1', [cust.id]);
+await db.close();
+console.log(`rss_idle_mb=${idle.toFixed(0)} rss_max_mb=${Math.max(...samples).toFixed(0)} rss_end_mb=${samples.at(-1)!.toFixed(0)} readings=${stored} devices=${DEVICES}`);
