@@ -37,12 +37,18 @@ export const isPrintable = (s: string) => !UNPRINTABLE.test(s);
 export const validDeviceNo = (s: string) => s.length > 0 && s.length <= DEVICE_NO_MAX && isPrintable(s);
 
 /** The first value of a reading outside its range, as `temp=1e+39`, or null. */
+/** The smallest magnitude a `real` (float4) keeps as a normal number. */
+const TINIEST = 1.18e-38;
+
 export function outOfRange(r: Partial<Record<ReadingValue, number | null>>): string | null {
   for (const k of READING_VALUES) {
     const v = r[k];
     if (v === null || v === undefined) continue;
     const [min, max] = READING_LIMITS[k];
     if (v < min || v > max) return `${k}=${v}`;
+    // Nonzero but below what the database's `real` column can hold (1e-50): garbage from a broken
+    // or hostile device, not a reading; rounding it to 0 would file a temperature nobody measured.
+    if (v !== 0 && Math.abs(v) < TINIEST) return `${k}=${v}`;
   }
   return null;
 }

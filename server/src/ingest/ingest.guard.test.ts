@@ -34,7 +34,7 @@ describe('readings outside the contract', () => {
     const now = Date.now() - 60_000;
     const res = await post(a, {
       readings: [
-        { dev: s.dev, ts: now, temp: 4.456, volt: 1e-50 },
+        { dev: s.dev, ts: now, temp: 4.456, volt: 3.3 },
         { dev: s.dev, ts: now + 1, temp: 1e39 },
         { dev: s.dev, ts: now + 2, hum: 100.5 },
         { dev: 'T\u0000BAD', ts: now + 3, temp: 5 },
@@ -42,14 +42,17 @@ describe('readings outside the contract', () => {
         { dev: s.dev, ts: Date.UTC(1999, 11, 31), temp: 5 },
         { dev: s.dev, ts: now + 5, rssi: -70, lqi: 300 },
         { dev: s.dev, ts: now + 6, temp: -327.67, hum: 0 },
+        { dev: s.dev, ts: now + 7, temp: 1e-50 },
+        { dev: s.dev, ts: now + 8, temp: 0.004 },
       ],
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ accepted: 2, duplicates: 0, rejected: 6 });
-    // Two decimals for temperature; a denormal voltage is 0, not a refused batch.
+    expect(res.json()).toEqual({ accepted: 3, duplicates: 0, rejected: 7 });
+    // Two decimals for temperature (0.004 °C is a real 0.00); 1e-50 is refused, not filed as 0 °C.
     expect(await stored(s.id)).toEqual([
-      { temp: 4.46, volt: 0 },
+      { temp: 4.46, volt: 3.3 },
       { temp: -327.67, volt: null },
+      { temp: 0, volt: null },
     ]);
     expect((await rejects(a.sn)).map((r) => `${r.reason} ${r.detail}`)).toEqual([
       'out_of_range temp=1e+39',
@@ -58,6 +61,7 @@ describe('readings outside the contract', () => {
       `bad_device_number dev="${'X'.repeat(31)}"`,
       `bad_time ts=${Date.UTC(1999, 11, 31)}`,
       'out_of_range lqi=300',
+      'out_of_range temp=1e-50',
     ]);
   });
 

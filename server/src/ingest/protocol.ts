@@ -165,8 +165,8 @@ export function parseData(payload: Buffer | string): Parsed<{ readings: DeviceRe
         const bad = outOfRange(r);
         if (bad) refused.push({ dev: r.dev, reason: 'out_of_range', detail: bad });
         else {
-          // Two decimals for temperature and humidity (spec §5); six for the rest, which also turns a
-          // denormal like 1e-50 (below what a `real` column holds) into 0 instead of a refused batch.
+          // Two decimals for temperature and humidity (spec §5), six for the rest: a device's float
+          // noise (4.4599998) is rounded away; values too small for a `real` were refused above.
           for (const k of READING_VALUES) if (r[k] !== null) r[k] = TWO_DECIMALS.includes(k) ? Math.round(r[k]! * 100) / 100 : Math.round(r[k]! * 1e6) / 1e6;
           readings.push(r);
         }
