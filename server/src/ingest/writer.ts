@@ -130,7 +130,11 @@ export class ReadingWriter {
         batch.items.push({ sensor: sensor!, r, msg, key: `${sensor!.id}:${r.ts}` });
       }
     }
-    if (msg.result.rejected) this.log.warn({ sn: gw.sn, rejected: msg.result.rejected }, 'ingest: readings rejected');
+    if (msg.result.rejected) {
+      // The operator reads why in the log as in the reject table: the first few, with their values.
+      const mine = batch.rejects.filter((x) => x.sn === gw.sn).slice(-msg.result.rejected).slice(0, 5);
+      this.log.warn({ sn: gw.sn, rejected: msg.result.rejected, reasons: mine.map((x) => `${x.dev ?? '-'} ${x.reason} ${x.detail}`) }, 'ingest: readings rejected');
+    }
     this.schedule();
     return promise;
   }
