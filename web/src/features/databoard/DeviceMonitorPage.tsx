@@ -168,7 +168,7 @@ export default function DeviceMonitorPage() {
             renderItem={(c) => <CarrierCard carrier={c} timeZone={timeZone} onSensor={openHistory} />}
             minColumnWidth={260}
             gap={12}
-            estimateRowHeight={150}
+            estimateRowHeight={165}
           />
         )}
       </section>
