@@ -36,10 +36,10 @@ export const isPrintable = (s: string) => !UNPRINTABLE.test(s);
 
 export const validDeviceNo = (s: string) => s.length > 0 && s.length <= DEVICE_NO_MAX && isPrintable(s);
 
-/** The first value of a reading outside its range, as `temp=1e+39`, or null. */
 /** The smallest magnitude a `real` (float4) keeps as a normal number. */
 const TINIEST = 1.18e-38;
 
+/** The first value of a reading outside its range, as `temp=1e+39`, or null. */
 export function outOfRange(r: Partial<Record<ReadingValue, number | null>>): string | null {
   for (const k of READING_VALUES) {
     const v = r[k];

@@ -85,12 +85,12 @@ class Loop {
   }
 }
 
+const ALARM_LATENCY = 'coldwatch_alarm_latency_seconds';
+
 /**
  * Alarm evaluation and e-mail notification. Both work off tables (alarm_queue, notice_log),
  * so a restart resumes where the last process stopped and several replicas share the work.
  */
-const ALARM_LATENCY = 'coldwatch_alarm_latency_seconds';
-
 export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
   const { db, bus, config } = deps;
   const log: Log = (deps.log as AlarmLog | undefined) ?? console;

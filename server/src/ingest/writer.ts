@@ -112,10 +112,7 @@ export class ReadingWriter {
     const oldest = Date.now() - (await this.retentionDays()) * 86_400_000;
     const newest = Date.now() + FUTURE_TOLERANCE_MS;
     const { batch, msg, promise } = this.enqueue(gw);
-    for (const r of refused) {
-      msg.result.rejected++;
-      batch.rejects.push({ sn: gw.sn, customerId: gw.customerId, ...r });
-    }
+    const rejects: Reject[] = refused.map((r) => ({ sn: gw.sn, customerId: gw.customerId, ...r }));
     for (const r of readings) {
       const sensor = sensors.get(r.dev);
       let reason: string | null = null;
@@ -124,16 +121,17 @@ export class ReadingWriter {
       else if (r.ts < oldest) reason = 'too_old';
       else if (r.ts > newest) reason = 'in_future';
       if (reason) {
-        msg.result.rejected++;
-        batch.rejects.push({ sn: gw.sn, customerId: gw.customerId, dev: r.dev, reason, detail: `ts=${r.ts}` });
+        rejects.push({ sn: gw.sn, customerId: gw.customerId, dev: r.dev, reason, detail: `ts=${r.ts}` });
       } else {
         batch.items.push({ sensor: sensor!, r, msg, key: `${sensor!.id}:${r.ts}` });
       }
     }
-    if (msg.result.rejected) {
+    if (rejects.length) {
+      msg.result.rejected += rejects.length;
+      batch.rejects.push(...rejects);
       // The operator reads why in the log as in the reject table: the first few, with their values.
-      const mine = batch.rejects.filter((x) => x.sn === gw.sn).slice(-msg.result.rejected).slice(0, 5);
-      this.log.warn({ sn: gw.sn, rejected: msg.result.rejected, reasons: mine.map((x) => `${x.dev ?? '-'} ${x.reason} ${x.detail}`) }, 'ingest: readings rejected');
+      const reasons = rejects.slice(0, 5).map((x) => `${x.dev ?? '-'} ${x.reason} ${x.detail}`);
+      this.log.warn({ sn: gw.sn, rejected: msg.result.rejected, reasons }, 'ingest: readings rejected');
     }
     this.schedule();
     return promise;

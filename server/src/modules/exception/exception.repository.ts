@@ -89,7 +89,7 @@ function filter(scope: Scope, f: ExceptionFilter) {
 /** Newest first. */
 export function page(q: Queryable, scope: Scope, f: ExceptionFilter & PageInput) {
   const k = scoped(q, scope);
-  return paged(exceptionSelect(k).where(filter(scope, f)), f, { by: ['e.start_ts desc', 'e.id desc'], countWindow: k });
+  return paged(exceptionSelect(k).where(filter(scope, f)), f, { by: ['e.start_ts desc', 'e.id desc'], windowedCountOn: k });
 }
 
 /** The home page's latest exceptions (spec §2/§9: five). */

@@ -58,7 +58,7 @@ export function page(q: Queryable, scope: Scope, f: NoticeFilter) {
       if (f.endTime !== undefined) and.push(eb('n.created_at', '<=', new Date(f.endTime)));
       return eb.and(and);
     });
-  return paged(query, f, { by: ['n.created_at desc', 'n.id desc'], countWindow: k });
+  return paged(query, f, { by: ['n.created_at desc', 'n.id desc'], windowedCountOn: k });
 }
 
 /**

@@ -35,7 +35,7 @@ export function page(q: Queryable, scope: Scope, f: SysLogFilter) {
       if (f.endTime !== undefined) and.push(eb('l.created_at', '<=', new Date(f.endTime)));
       return eb.and(and);
     });
-  return paged(query, f, { by: ['l.created_at desc', 'l.id desc'], countWindow: k });
+  return paged(query, f, { by: ['l.created_at desc', 'l.id desc'], windowedCountOn: k });
 }
 
 /** The module names present in the caller's part of the log, for the search bar's select. */

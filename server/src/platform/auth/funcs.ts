@@ -25,12 +25,12 @@ export const reachableFuncs = (userType: number, isRoot: boolean) => ALL_FUNCS.f
 export const ROOT_USER_ID = 1;
 
 /*
- * The three facts a session's scope is made of, each written once as a SQL expression of a user
- * id: the standalone calls below run them for one user, and resolveSession (session.ts) runs all
- * three inside the one statement that reads the session, so a request costs one query.
+ * Facts a session's scope is made of, each written once as a SQL expression of a user id:
+ * resolveSession (session.ts) runs them inside the one statement that reads the session, so a
+ * request costs one query; governedCustomers runs one for a single user.
  */
 
-/** The functions of the user's active roles (before the user-type cut of userFuncs), as text[]. */
+/** The functions of the user's active roles (before cutToUserType), as text[]. */
 export const roleFuncsSql = (userId: Expression<number>) =>
   sql<string[]>`(SELECT coalesce(array_agg(DISTINCT rf.func), '{}') FROM user_role ur
      JOIN role r ON r.id = ur.role_id AND r.status = 1 JOIN role_func rf ON rf.role_id = r.id
@@ -52,6 +52,6 @@ export function cutToUserType(funcs: string[], userId: number, userType: number)
 
 /** The customers a proxy user governs. */
 export async function governedCustomers(q: Queryable, userId: number): Promise<number[]> {
-  const { rows } = await sql<{ ids: number[] }>`SELECT ${governedSql(sql.lit(userId))} AS ids`.execute(crossTenant(q, "a proxy's governed customers make its scope"));
+  const { rows } = await sql<{ ids: number[] }>`SELECT ${governedSql(sql.val(userId))} AS ids`.execute(crossTenant(q, "a proxy's governed customers make its scope"));
   return rows[0].ids;
 }

@@ -17,7 +17,7 @@ export interface Paged<T> {
   rows: T[];
   iDisplayStart: number;
   iDisplayLength: number;
-  /** The count stopped at `total`: more rows follow (only with `countWindow`). */
+  /** The count stopped at `total`: more rows follow (only with `windowedCountOn`). */
   more?: boolean;
 }
 
@@ -29,27 +29,27 @@ export const COUNT_WINDOW = 1_000;
  * the rows of [iDisplayStart, iDisplayStart + iDisplayLength). `sortable` maps the sort keys
  * the contract allows to columns; the default order comes last, so pages are stable.
  *
- * `countWindow` (the scoped builder the query came from) is for the lists that grow without bound (exceptions, notices, logs): the
- * count stops `countWindow` rows past the page, so a customer with a million exceptions does
- * not pay a million-row count for every page; `more` then tells that the set goes on, and the
- * pager can always move forward (each page looks a window further). Lists of things a customer
- * owns (devices, carriers, users) keep the exact count.
+ * `windowedCountOn` is for the lists that grow without bound (exceptions, notices, logs): the
+ * count stops COUNT_WINDOW rows past the page, so a customer with a million exceptions does not
+ * pay a million-row count for every page; `more` then tells that the set goes on, and the pager
+ * can always move forward (each page looks a window further). It is the scoped builder the query
+ * came from: the count wraps the query in a subquery on it, so the tenant scope applies inside.
+ * Lists of things a customer owns (devices, carriers, users) keep the exact count.
  */
 export async function paged<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   page: PageInput,
-  order: { sortable?: Record<string, string>; by: string | string[]; countWindow?: Kysely<any> },
+  order: { sortable?: Record<string, string>; by: string | string[]; windowedCountOn?: Kysely<any> },
 ): Promise<Paged<O>> {
-  const limit = order.countWindow ? page.iDisplayStart + page.iDisplayLength + COUNT_WINDOW : undefined;
   const counting = query.clearSelect().clearOrderBy();
-  // The windowed count runs on the builder the query came from, so its tenant scope applies inside.
-  const counted =
-    order.countWindow && limit
-      ? await order.countWindow
-          .selectFrom(counting.select(sql<number>`1`.as('one')).limit(limit + 1).as('w') as never)
-          .select(sql<number>`count(*)::int`.as('n'))
-          .executeTakeFirst()
-      : await counting.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
+  const on = order.windowedCountOn;
+  const limit = page.iDisplayStart + page.iDisplayLength + COUNT_WINDOW;
+  const counted = on
+    ? await on
+        .selectFrom(counting.select(sql<number>`1`.as('one')).limit(limit + 1).as('w') as never)
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirst()
+    : await counting.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
   let q = query;
   const col = page.sort && order.sortable?.[page.sort];
   if (col) q = q.orderBy(sql.ref(col), page.order === 'desc' ? 'desc' : 'asc');
@@ -60,7 +60,7 @@ export async function paged<DB, TB extends keyof DB, O>(
   const rows = await q.limit(page.iDisplayLength).offset(page.iDisplayStart).execute();
   const n = (counted as { n?: number } | undefined)?.n ?? 0;
   const base = { rows, iDisplayStart: page.iDisplayStart, iDisplayLength: page.iDisplayLength };
-  return limit && n > limit ? { ...base, total: limit, more: true } : { ...base, total: n };
+  return on && n > limit ? { ...base, total: limit, more: true } : { ...base, total: n };
 }
 
 /** An ILIKE pattern matching s anywhere, with LIKE's wildcards in s taken literally. */
