@@ -6,8 +6,6 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { Code } from '@coldwatch/contract';
 import { AppError } from './platform/http/errors.js';
-import { sql } from 'kysely';
-import { system } from './platform/db/kysely.js';
 import { Metrics } from './platform/metrics/metrics.js';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
@@ -17,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { registerEnvelope } from './platform/http/envelope.js';
 import { registerGuard } from './platform/auth/guard.js';
+import { registerHealthRoutes } from './platform/health/routes.js';
 import { modules } from './modules/index.js';
 import type { AppDeps } from './deps.js';
 
@@ -88,10 +87,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => {
-    await sql`SELECT 1`.execute(system(deps.db));
-    return { ok: true };
-  });
+  registerHealthRoutes(app, deps);
 
   for (const mod of modules) await app.register(async (instance) => mod(instance.withTypeProvider<ZodTypeProvider>(), deps));
 

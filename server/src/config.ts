@@ -8,6 +8,10 @@ const env = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   MQTT_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  /** With MQTT_URL: exclusive (one persistent session, the default) or shared ($share/coldwatch/…, several replicas). */
+  MQTT_SUBSCRIPTION: z.enum(['exclusive', 'shared']).default('exclusive'),
+  /** Seconds without a message from any gateway, while gateways had been reporting, before ingest is called deaf; 0 = never. */
+  INGEST_SILENCE_S: z.coerce.number().int().min(0).max(86_400).default(300),
   SMTP_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().default('Coldwatch <alarm@coldwatch.local>'),
   LOGIN_CAPTCHA: z.enum(['on', 'off']).default('on'),
@@ -33,6 +37,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   mqttUrl?: string;
+  mqttSubscription: 'exclusive' | 'shared';
+  ingestSilenceS: number;
   smtpUrl?: string;
   mailFrom: string;
   loginCaptcha: boolean;
@@ -68,6 +74,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
+    mqttSubscription: e.MQTT_SUBSCRIPTION,
+    ingestSilenceS: e.INGEST_SILENCE_S,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     loginCaptcha: e.LOGIN_CAPTCHA === 'on',

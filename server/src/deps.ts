@@ -5,6 +5,7 @@ import type { Bus } from './platform/events.js';
 import type { IngestService } from './ingest/service.js';
 import type { JobRunner } from './platform/jobs/runner.js';
 import type { Metrics } from './platform/metrics/metrics.js';
+import type { Health } from './platform/health/health.js';
 
 /** What every module is built from. Tests build the same thing with a test database. */
 export interface AppDeps {
@@ -18,4 +19,6 @@ export interface AppDeps {
   jobs?: JobRunner;
   /** Counters and summaries of /metrics (made by buildApp). */
   metrics?: Metrics;
+  /** Faults of the database, the broker and ingest (platform/health); made by healthOf(deps). */
+  health?: Health;
 }

@@ -10,6 +10,7 @@ import { startDemoSimulator, type RunningSimulator } from './platform/seed/simul
 import { choosePort } from './platform/net/port.js';
 import { banner } from './platform/seed/banner.js';
 import { buildApp } from './app.js';
+import { healthOf } from './platform/health/health.js';
 import type { AppDeps } from './deps.js';
 import { startIngest } from './ingest/index.js';
 import { startAlarm } from './alarm/index.js';
@@ -101,6 +102,8 @@ async function main() {
   // One deps object for the app, ingest and alarm: ingestOf(deps) keeps the one IngestService
   // (writer, gateway auth) on it, shared by the HTTP ingest routes and the MQTT transport.
   const deps: AppDeps = { config, db, bus: new Bus() };
+  // From here on, a database outage is logged once when it starts and once when it ends.
+  healthOf(deps);
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
   deps.log = app.log;
   log = app.log;

@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps.js';
 import { evaluateSensor } from './evaluator.js';
 import { dequeueQuiet } from './quiet.js';
 import { createNotifier } from './notifier.js';
+import { isConnectionError, reportFailure, type FailureLog } from '../platform/db/outage.js';
 
 export interface AlarmOptions {
   /** Fallback poll of both queues; the bus wakes the evaluator at once. Default 1 s. */
@@ -25,9 +26,8 @@ export interface Alarm {
 }
 
 /** The part of a logger the alarm uses: pino's (Fastify's) object-first call, which console also accepts. */
-export interface AlarmLog {
+export interface AlarmLog extends FailureLog {
   warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
 }
 type Log = AlarmLog;
 
@@ -70,7 +70,7 @@ class Loop {
       } catch (err) {
         // The database went away or similar: the next poll tries again; nothing is lost
         // because both queues are tables.
-        this.log.error({ err }, `alarm ${this.name} pass failed`);
+        reportFailure(this.log, err, {}, `alarm ${this.name} pass failed`);
       } finally {
         this.running = null;
       }
@@ -120,6 +120,8 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
         if (out.opened) deps.metrics?.observe(ALARM_LATENCY, 'Reading committed to exception committed', {}, (Date.now() - queuedAt.getTime()) / 1000);
         if (out.notices > 0) void notices.kick();
       } catch (err) {
+        // The database away: the whole pass fails (once) and the queue waits in its table.
+        if (isConnectionError(err)) throw err;
         retryAt.set(id, Date.now() + 10_000);
         log.error({ err, sensorId: id }, 'alarm evaluation failed');
       }

@@ -40,6 +40,19 @@ export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFro
   const batch = opts.batch ?? 20;
   let transport: Transporter | undefined;
   let warned = false;
+  /**
+   * Outcomes of mails already handed to SMTP whose write-back failed (the database went away):
+   * written first when it is back, so the mail is not sent again when its lease ends.
+   */
+  const unwritten: (() => Promise<unknown>)[] = [];
+  const writeBack = async (write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch (err) {
+      unwritten.push(write);
+      throw err;
+    }
+  };
 
   const mailer = () =>
     (transport ??= nodemailer.createTransport({
@@ -68,6 +81,10 @@ export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFro
 
   /** One pass: the notices due now. Returns how many were handled (0 = nothing due). */
   async function pass(): Promise<number> {
+    while (unwritten.length) {
+      await unwritten[0]();
+      unwritten.shift();
+    }
     const now = opts.now();
     if (!config.smtpUrl) {
       // Visible in the notice log, never silently dropped: the operator sees why, sets
@@ -92,12 +109,9 @@ export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFro
 
   async function send(n: Claimed) {
     const attempts = n.attempts + 1;
+    let response: string;
     try {
-      const info = await mailer().sendMail({ from: config.mailFrom, to: n.recipient, subject: n.subject, text: n.content });
-      await db.query(`UPDATE notice_log SET status = 1, attempts = $2, send_time = $3, result = $4 WHERE id = $1`, [
-        n.id, attempts, new Date(opts.now()), String(info.response ?? 'sent').slice(0, 500),
-      ]);
-      opts.metrics?.observe('coldwatch_notice_delivery_seconds', 'Notice written to mail accepted by SMTP', { channel: 'email' }, (Date.now() - n.created_at.getTime()) / 1000);
+      response = String((await mailer().sendMail({ from: config.mailFrom, to: n.recipient, subject: n.subject, text: n.content })).response ?? 'sent');
     } catch (err) {
       const e = err as { message?: string; responseCode?: number; code?: string };
       const reason = `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`.slice(0, 500);
@@ -113,7 +127,13 @@ export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFro
           n.id, attempts, reason, new Date(opts.now() + backoffMs(attempts)),
         ]);
       }
+      return;
     }
+    const sentAt = new Date(opts.now());
+    await writeBack(() =>
+      db.query(`UPDATE notice_log SET status = 1, attempts = $2, send_time = $3, result = $4 WHERE id = $1`, [n.id, attempts, sentAt, response.slice(0, 500)]),
+    );
+    opts.metrics?.observe('coldwatch_notice_delivery_seconds', 'Notice written to mail accepted by SMTP', { channel: 'email' }, (Date.now() - n.created_at.getTime()) / 1000);
   }
 
   return {

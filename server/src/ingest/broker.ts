@@ -4,6 +4,7 @@ import type { IngestService } from './service.js';
 import type { GatewayInfo } from './directory.js';
 import type { DirectoryEvent } from '../platform/events.js';
 import { parseUpTopic } from './protocol.js';
+import { reportFailure } from '../platform/db/outage.js';
 
 export interface EmbeddedBroker {
   port: number;
@@ -63,7 +64,7 @@ export async function startBroker(svc: IngestService, opts: { port: number; host
           done(null, true);
         },
         (err) => {
-          svc.log.error({ err, sn: username }, 'mqtt: authentication failed on a database error');
+          reportFailure(svc.log, err, { sn: username }, 'mqtt: authentication failed on a database error');
           done(Object.assign(err instanceof Error ? err : new Error(String(err)), { returnCode: 3 }) as AuthenticateError, false);
         },
       );

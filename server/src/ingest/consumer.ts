@@ -1,103 +1,112 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import type { IngestService } from './service.js';
 import { parseUpTopic } from './protocol.js';
+import { MqttSession } from './mqtt-session.js';
+import { isConnectionError } from '../platform/db/outage.js';
+import type { Fault } from '../platform/health/health.js';
+
+export type SubscriptionMode = 'exclusive' | 'shared';
 
 export interface ConsumerOptions {
   url: string;
-  /** Parallel sessions in one shared subscription; mqtt.js handles one message at a time per session. */
-  consumers?: number;
-  /** Session ids are `${clientIdPrefix}-${i}`: fixed, so a restart resumes the same persistent sessions. */
-  clientIdPrefix?: string;
+  /** The persistent session's client id (default coldwatch-ingest); fixed, so a restart resumes it. The downlink uses `{clientId}-down`. */
+  clientId?: string;
+  /**
+   * exclusive (default): `cc/+/up/#`, one session that the broker keeps with its subscription
+   * and its queue across the console's and the broker's restarts. shared: `$share/{group}/cc/+/up/#`,
+   * for several replicas; what each broker guarantees then is in docs/ingest.md.
+   */
+  subscription?: SubscriptionMode;
   group?: string;
+  /** The 'broker' fault: begins when the session is lost, ends when it is subscribed again. */
+  fault?: Fault;
 }
 
 export interface ExternalConsumer {
+  /** Subscribed on a live connection. */
+  readonly up: boolean;
+  /** Connects again, which subscribes again (the deaf-ingest watchdog's remedy). */
+  reconnect(cause: string): void;
   close(): Promise<void>;
 }
 
+export const upTopic = (mode: SubscriptionMode, group = 'coldwatch') => (mode === 'shared' ? `$share/${group}/cc/+/up/#` : 'cc/+/up/#');
+
 /**
- * Ingest from an external broker (Mosquitto, EMQX): sessions subscribed to
- * $share/{group}/cc/+/up/# at QoS 1 with clean=false, so messages published while the
- * console is down wait in the broker. mqtt.js sends the PUBACK only when handleMessage calls
- * back, which happens after the commit; on a failed commit the connection is dropped
- * unacknowledged and the broker redelivers. The broker authenticates gateways and enforces
- * the topic ACL (docs/ingest.md), so the topic's sn names the gateway.
+ * Ingest from an external broker (Mosquitto, EMQX) through the console's own persistent session
+ * (mqtt-session.ts): every message is acknowledged after its commit. While the database is
+ * away a message is held, unacknowledged, and tried again when it is back (no reconnect storm,
+ * nothing acknowledged that is not stored); any other failure drops the connection and the
+ * broker delivers the message again. The broker authenticates gateways and enforces the topic
+ * ACL (docs/ingest.md), so the topic's sn names the gateway.
  */
 export async function startConsumer(svc: IngestService, opts: ConsumerOptions): Promise<ExternalConsumer> {
-  const n = opts.consumers ?? 4;
-  const prefix = opts.clientIdPrefix ?? 'coldwatch-ingest';
-  const topic = `$share/${opts.group ?? 'coldwatch'}/cc/+/up/#`;
-  const inflight = new Set<Promise<void>>();
+  const clientId = opts.clientId ?? 'coldwatch-ingest';
+  const topic = upTopic(opts.subscription ?? 'exclusive', opts.group);
   let closing = false;
-  const clients: MqttClient[] = [];
+  const waiting = new Set<() => void>();
+  const status = svc.dbStatus;
 
-  const consume = async (client: MqttClient, packetTopic: string, payload: Buffer, ack: () => void) => {
+  /** Resolves when the database is back (or at once if it is), or when the consumer closes. */
+  const databaseBack = () =>
+    new Promise<void>((resolve) => {
+      if (!status.down) return void setTimeout(resolve, 100);
+      const done = () => {
+        off();
+        waiting.delete(done);
+        resolve();
+      };
+      const off = status.watch((down) => !down && done());
+      waiting.add(done);
+    });
+
+  const consume = async (packetTopic: string, payload: Buffer) => {
+    svc.noteMessage();
     const t = parseUpTopic(packetTopic);
-    if (!t) {
-      svc.log.warn({ topic: packetTopic }, 'mqtt: message on an unknown topic ignored');
-      return ack();
-    }
-    try {
-      const gw = await svc.directory.gateway(t.sn);
-      if (!gw) await svc.writer.submitReject(null, { sn: t.sn, dev: null, reason: 'unknown_gateway', detail: packetTopic });
-      else await svc.handle(gw, t.kind, payload);
-      ack();
-    } catch (err) {
-      svc.log.error({ err, topic: packetTopic }, 'mqtt: commit failed; dropping the session unacknowledged so the broker redelivers');
-      client.stream?.destroy();
+    if (!t) return void svc.log.warn({ topic: packetTopic }, 'mqtt: message on an unknown topic ignored');
+    for (;;) {
+      try {
+        const gw = await svc.directory.gateway(t.sn);
+        if (!gw) await svc.writer.submitReject(null, { sn: t.sn, dev: null, reason: 'unknown_gateway', detail: packetTopic });
+        else await svc.handle(gw, t.kind, payload);
+        return;
+      } catch (err) {
+        if (closing || !isConnectionError(err)) {
+          if (!closing) svc.log.error({ err, topic: packetTopic }, 'mqtt: commit failed; dropping the session unacknowledged so the broker redelivers');
+          throw err;
+        }
+        await databaseBack();
+      }
     }
   };
 
-  for (let i = 0; i < n; i++) {
-    const client = mqtt.connect(opts.url, {
-      clientId: `${prefix}-${i}`,
-      clean: false,
-      protocolVersion: 4,
-      reconnectPeriod: 1000,
-      connectTimeout: 10_000,
-      resubscribe: true,
-    });
-    client.handleMessage = (packet, callback) => {
-      // While closing, leave the message unacknowledged: the session keeps it for the next start.
-      if (closing) return;
-      const p = consume(client, packet.topic, packet.payload as Buffer, () => callback());
-      inflight.add(p);
-      void p.finally(() => inflight.delete(p));
-    };
-    client.on('error', (err) => svc.log.warn({ err: err.message, clientId: `${prefix}-${i}` }, 'mqtt: consumer error'));
-    clients.push(client);
-  }
-  await Promise.all(
-    clients.map(
-      (c) =>
-        new Promise<void>((resolve, reject) => {
-          const onError = (err: Error) => {
-            if (!c.connected) reject(new Error(`MQTT_URL ${opts.url}: ${err.message}`));
-          };
-          c.once('error', onError);
-          c.once('connect', () => {
-            c.off('error', onError);
-            c.subscribe(topic, { qos: 1 }, (err, granted) => {
-              if (err) return reject(err);
-              if (granted?.some((g) => g.qos === 128)) return reject(new Error(`MQTT_URL: subscription to ${topic} refused`));
-              resolve();
-            });
-          });
-        }),
-    ),
-  ).catch(async (err) => {
-    await Promise.all(clients.map((c) => c.endAsync(true)));
-    throw err;
+  const session = new MqttSession({
+    url: opts.url,
+    clientId,
+    topic,
+    handle: consume,
+    onState: (up, cause) => (up ? opts.fault?.end('subscribed again') : opts.fault?.begin(`session ${clientId} lost: ${cause}; reconnecting`)),
   });
+  await session.start();
 
-  svc.setDownlink((sn, kind, payload) => clients[0].publishAsync(`cc/${sn}/down/${kind}`, JSON.stringify(payload), { qos: 1 }).then(() => undefined));
+  // Commands go out on a session of their own (clean, QoS 1): mqtt.js keeps them while it reconnects.
+  const down: MqttClient = mqtt.connect(opts.url, { clientId: `${clientId}-down`, clean: true, protocolVersion: 4, reconnectPeriod: 1000, connectTimeout: 10_000 });
+  down.on('error', (err) => svc.log.debug({ err: err.message }, 'mqtt: downlink error'));
+  svc.setDownlink((sn, kind, payload) => down.publishAsync(`cc/${sn}/down/${kind}`, JSON.stringify(payload), { qos: 1 }).then(() => undefined));
 
   return {
+    get up() {
+      return session.up;
+    },
+    reconnect: (cause) => session.reconnect(cause),
     async close() {
       closing = true;
       svc.setDownlink(null);
-      await Promise.allSettled([...inflight]);
-      await Promise.all(clients.map((c) => c.endAsync(false)));
+      // Messages held for the database give up: unacknowledged, the broker keeps them for the next start.
+      for (const done of [...waiting]) done();
+      await session.close();
+      await down.endAsync(false);
+      opts.fault?.end('closed');
     },
   };
 }

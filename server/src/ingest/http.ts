@@ -3,6 +3,8 @@ import type { Module } from '../modules/index.js';
 import { ingestOf } from './service.js';
 import { MESSAGE_KINDS, type MessageKind } from './protocol.js';
 import type { GatewayInfo } from './directory.js';
+import { reportFailure } from '../platform/db/outage.js';
+import { RETRY_AFTER_S } from '../platform/http/envelope.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -36,16 +38,17 @@ export const ingestRoutes: Module = (app, deps) => {
     { config: { public: true }, schema: { hide: true } },
     async (req, reply) => {
       if (!MESSAGE_KINDS.includes(req.params.kind as MessageKind)) return reply.status(404).send({ error: `no such message kind: ${req.params.kind}` });
-      const gw = await gatewayOf(req, reply);
-      if (!gw) return reply;
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       try {
+        const gw = await gatewayOf(req, reply);
+        if (!gw) return reply;
         const { error, ...counts } = await ingestOf(deps).handle(gw, req.params.kind as MessageKind, body);
         if (error) return reply.status(400).send({ error, ...counts });
         return counts;
       } catch (err) {
-        req.log.error({ err, sn: gw.sn }, 'ingest over HTTP failed');
-        return reply.status(503).header('retry-after', '5').send({ error: 'not stored, try again' });
+        // The database failed or is away: nothing was stored, and the device sends it again.
+        reportFailure(req.log, err, { sn: req.params.sn }, 'ingest over HTTP failed');
+        return reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send({ error: 'not stored, try again' });
       }
     },
   );

@@ -1,7 +1,9 @@
 import type { AppDeps } from '../deps.js';
 import { choosePort } from '../platform/net/port.js';
 import { startBroker } from './broker.js';
-import { startConsumer } from './consumer.js';
+import { startConsumer, type SubscriptionMode } from './consumer.js';
+import { startSilenceWatch } from './silence.js';
+import { healthOf, type Check } from '../platform/health/health.js';
 import { startPresence, type PresenceOptions } from './presence.js';
 import { ingestOf } from './service.js';
 
@@ -16,12 +18,13 @@ export interface StartIngestOptions {
   /** The user chose the port: if it is taken, fail instead of moving to another. */
   mqttPortExplicit: boolean;
   host?: string;
-  /** External mode: sessions in the shared subscription, and their client id prefix. */
-  consumers?: number;
-  clientIdPrefix?: string;
-  /** Shared-subscription group; default coldwatch. */
+  /** External mode: the session's client id (default coldwatch-ingest), its subscription (default config.mqttSubscription) and shared group. */
+  clientId?: string;
+  subscription?: SubscriptionMode;
   group?: string;
   presence?: PresenceOptions | false;
+  /** Overrides config.ingestSilenceS (the deaf-ingest watchdog, silence.ts), in ms. */
+  silenceMs?: number;
 }
 
 export interface RunningIngest {
@@ -37,34 +40,47 @@ export interface RunningIngest {
  */
 export async function startIngest(deps: AppDeps, opts: StartIngestOptions): Promise<RunningIngest> {
   const svc = ingestOf(deps);
+  const health = healthOf(deps);
   let transport: { close(): Promise<void> };
   let mqttPort: number | undefined;
+  let broker: () => Check;
+  let remedy: ((cause: string) => void) | undefined;
   if (deps.config.mqttUrl) {
-    transport = await startConsumer(svc, { url: deps.config.mqttUrl, consumers: opts.consumers, clientIdPrefix: opts.clientIdPrefix, group: opts.group });
-    svc.log.info(`ingest: consuming ${redact(deps.config.mqttUrl)} with ${opts.consumers ?? 4} sessions`);
+    const subscription = opts.subscription ?? deps.config.mqttSubscription;
+    const consumer = await startConsumer(svc, { url: deps.config.mqttUrl, clientId: opts.clientId, subscription, group: opts.group, fault: health.fault('broker') });
+    transport = consumer;
+    const where = redact(deps.config.mqttUrl);
+    broker = () => ({ ok: consumer.up, detail: consumer.up ? `subscribed on ${where} (${subscription})` : `not connected to ${where}, reconnecting` });
+    remedy = (cause) => consumer.reconnect(cause);
+    svc.log.info(`ingest: consuming ${where} (${subscription} subscription)`);
   } else {
     const chosen = await choosePort(opts.mqttPort, opts.mqttPortExplicit, 'MQTT');
     if (chosen.note) svc.log.warn(chosen.note);
-    let broker;
+    let embedded;
     try {
-      broker = await startBroker(svc, { port: chosen.port, host: opts.host });
+      embedded = await startBroker(svc, { port: chosen.port, host: opts.host });
     } catch (err: any) {
       // Taken between the check and the listen.
       if (err?.code !== 'EADDRINUSE') throw err;
       if (opts.mqttPortExplicit) throw new Error(`MQTT port ${chosen.port} is already in use. Free it or choose another port.`);
-      broker = await startBroker(svc, { port: 0, host: opts.host });
+      embedded = await startBroker(svc, { port: 0, host: opts.host });
     }
-    transport = broker;
-    mqttPort = broker.port;
+    transport = embedded;
+    mqttPort = embedded.port;
+    broker = () => ({ ok: true, detail: `embedded broker on port ${mqttPort}` });
     svc.log.info(`ingest: embedded MQTT broker on port ${mqttPort}`);
   }
   const presence = opts.presence === false ? null : startPresence(deps.db, deps.bus, svc.log, opts.presence);
+  const unregister = health.check('broker', broker);
+  const silence = startSilenceWatch(deps.db, svc, health.fault('ingest'), svc.log, { silenceMs: opts.silenceMs ?? deps.config.ingestSilenceS * 1000, remedy });
 
   let stopping: Promise<void> | null = null;
   return {
     mqttPort,
     stop() {
       stopping ??= (async () => {
+        unregister();
+        silence.stop();
         await presence?.stop();
         await transport.close();
         await svc.drain();

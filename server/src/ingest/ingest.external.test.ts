@@ -13,7 +13,7 @@ describe('ingest from an external Mosquitto', () => {
       return { MQTT_URL: mosq.url };
     },
     url: () => mosq.url,
-    options: () => ({ mqttPort: 0, mqttPortExplicit: false, consumers: 2, clientIdPrefix: 'cw-ext-test', presence: false }),
+    options: () => ({ mqttPort: 0, mqttPortExplicit: false, clientId: 'cw-ext-test', presence: false }),
     close: () => mosq.stop(),
   });
 
@@ -26,7 +26,7 @@ describe('ingest from an external Mosquitto', () => {
       users: { coldwatch: consolePassword, [a.sn]: a.secret, [b.sn]: b.secret },
       acl: ['user coldwatch', 'topic read cc/+/up/#', 'topic write cc/+/down/#', '', 'pattern write cc/%u/up/#', 'pattern read cc/%u/down/#', ''].join('\n'),
     });
-    const consumer = await startConsumer(ctx.t.ingest, { url: `mqtt://coldwatch:${consolePassword}@127.0.0.1:${secured.port}`, consumers: 1, clientIdPrefix: 'cw-acl-test' });
+    const consumer = await startConsumer(ctx.t.ingest, { url: `mqtt://coldwatch:${consolePassword}@127.0.0.1:${secured.port}`, clientId: 'cw-acl-test' });
     try {
       const refused = await mqtt.connectAsync(secured.url, { clientId: a.sn, username: a.sn, password: 'wrong', reconnectPeriod: 0 }).then(
         (c) => (c.end(true), 0),

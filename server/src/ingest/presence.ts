@@ -1,3 +1,4 @@
+import { reportFailure, type FailureLog } from '../platform/db/outage.js';
 import type { Db } from '../platform/db/client.js';
 import type { Bus } from '../platform/events.js';
 
@@ -30,12 +31,12 @@ export async function markSilentDevices(db: Db, bus: Bus, gatewaySilenceMs = 5 *
   return sensors.length + gateways.length;
 }
 
-export function startPresence(db: Db, bus: Bus, log: { error(obj: object, msg: string): void }, opts: PresenceOptions = {}): { stop(): Promise<void> } {
+export function startPresence(db: Db, bus: Bus, log: FailureLog, opts: PresenceOptions = {}): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running) return;
     running = markSilentDevices(db, bus, opts.gatewaySilenceMs)
-      .catch((err) => log.error({ err }, 'presence: scan failed'))
+      .catch((err) => reportFailure(log, err, {}, 'presence: scan failed'))
       .finally(() => (running = null));
   }, opts.intervalMs ?? 30_000);
   timer.unref();

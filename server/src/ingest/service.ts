@@ -6,6 +6,8 @@ import { Partitions } from './partitions.js';
 import { ReadingWriter, type IngestResult, type WriterOptions } from './writer.js';
 import { parseAck, parseData, parseEvent, parseHeartbeat, type MessageKind, type Parsed } from './protocol.js';
 import { verifyGatewaySecret } from './secret.js';
+import { DbUnavailableError } from '../platform/db/outage.js';
+import type { Fault } from '../platform/health/health.js';
 
 import type { GatewayEventMessage } from '../platform/events.js';
 export type { GatewayEventMessage };
@@ -31,6 +33,9 @@ export class IngestService {
   readonly log: FastifyBaseLogger;
   readonly bus: AppDeps['bus'];
   private downlink: Downlink | null = null;
+  /** Epoch ms of the last message from any gateway over any transport (the silence watchdog reads it). */
+  lastMessageAt = Date.now();
+  private silence: Fault | undefined;
 
   constructor(
     private deps: AppDeps,
@@ -47,12 +52,32 @@ export class IngestService {
   /** The gateway whose secret this is, or null (unknown sn or wrong secret). */
   async authenticate(sn: string, secret: string | Buffer | null | undefined): Promise<GatewayInfo | null> {
     if (!sn || sn.length > 30) return null;
+    // While the database is away nothing could be stored: refuse now (MQTT CONNACK 3, HTTP 503)
+    // rather than let a gateway that the cache knows publish into a failing writer.
+    if (this.deps.db.status.down) throw new DbUnavailableError(this.deps.db.status.cause ?? 'reconnecting');
     const gw = await this.directory.gateway(sn);
     return gw && verifyGatewaySecret(gw.secretHash, secret) ? gw : null;
   }
 
+  /** Whether the database is reachable now. */
+  get dbStatus() {
+    return this.deps.db.status;
+  }
+
+  /** A message arrived from a gateway: ingest is not deaf (ends the 'ingest' fault of silence.ts). */
+  noteMessage() {
+    this.lastMessageAt = Date.now();
+    if (this.silence?.active) this.silence.end('a message arrived');
+  }
+
+  /** The fault that the silence watchdog raises; a message ends it at once. */
+  watchSilence(fault: Fault) {
+    this.silence = fault;
+  }
+
   /** One message from a gateway. Resolves after everything it changed is committed; rejects only if the database failed. */
   async handle(gw: GatewayInfo, kind: MessageKind, payload: Buffer | string): Promise<HandleResult> {
+    this.noteMessage();
     switch (kind) {
       case 'data': {
         const p = parseData(payload);

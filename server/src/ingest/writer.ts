@@ -6,6 +6,7 @@ import type { DeviceReading, RefusedReading } from './protocol.js';
 import { FUTURE_TOLERANCE_MS } from '@coldwatch/contract';
 import type { Directory, GatewayInfo, SensorInfo } from './directory.js';
 import type { Partitions } from './partitions.js';
+import { reportFailure } from '../platform/db/outage.js';
 
 export interface IngestResult {
   accepted: number;
@@ -201,7 +202,7 @@ export class ReadingWriter {
       if (isDataError(err) && batch.messages.length > 1) return this.commitOneByOne(batch, err);
       if (isDataError(err)) return this.refuse(batch, err);
       this.stats.failedBatches++;
-      this.log.error({ err, messages: batch.messages.length }, 'ingest: batch failed, not acknowledged');
+      reportFailure(this.log, err, { messages: batch.messages.length }, 'ingest: batch failed, not acknowledged');
       for (const m of batch.messages) m.reject(err);
     }
   }

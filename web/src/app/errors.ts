@@ -23,6 +23,7 @@ const K = {
   conflict: 'common:error.loginConflict',
   again: 'common:error.alreadyLoggedIn',
   server: 'common:error.server',
+  unavailable: 'common:error.unavailable',
   failed: 'common:error.failed',
   param: 'common:error.param',
   notFound: 'common:error.notFound',
@@ -40,6 +41,9 @@ export function reactionFor(e: ApiError, t: TFunction): Reaction {
   if (e.code === Code.LOGIN_CONFLICT) return { kind: 'login', text: e.message || t(K.conflict), delayMs: 0 };
   if (e.code === Code.ALREADY_LOGGED_IN) return { kind: 'home', text: e.message || t(K.again) };
   if (e.code === Code.NO_PERMISSION) return { kind: 'toast', text: e.message || t(K.noPermission) };
+  // 503: a part behind the server (the database) is away for a moment. The session is intact,
+  // so the user stays where they are and tries again; §8's "500 then to login" is for real failures.
+  if (e.httpStatus === 503) return { kind: 'toast', text: e.message || t(K.unavailable) };
   if (e.httpStatus >= 500) return { kind: 'login', text: e.message || t(K.server), delayMs: 1000 };
   return { kind: 'none' };
 }
@@ -68,6 +72,7 @@ export function errorMessage(e: unknown, t: TFunction): string {
     case 405:
       return t(K.method);
   }
+  if (e.httpStatus === 503) return t(K.unavailable);
   if (e.httpStatus >= 500) return t(K.server);
   return e.code === Code.FAILED ? t(K.failed) : t(K.missingBody);
 }

@@ -27,6 +27,12 @@ describe('§8 reactions', () => {
   it('shows login expired on HTTP 403, then login after one second', () => {
     expect(reactionFor(new ApiError(500000, '', 403), t)).toEqual({ kind: 'login', text: 'common:error.loginExpired', delayMs: 1000 });
   });
+  it('keeps the session on 503 (the database away for a moment) and goes to login on other 5xx', () => {
+    expect(reactionFor(new ApiError(500000, 'try again', 503), t)).toEqual({ kind: 'toast', text: 'try again' });
+    expect(reactionFor(new ApiError(500000, '', 503), t)).toEqual({ kind: 'toast', text: 'common:error.unavailable' });
+    expect(reactionFor(new ApiError(500000, '', 500), t)).toMatchObject({ kind: 'login', delayMs: 1000 });
+    expect(errorMessage(new ApiError(500000, '', 503), t)).toBe('common:error.unavailable');
+  });
   it('tells offline from timeout when nothing answers', () => {
     expect(reactionFor(new ApiError(0, 'offline', 0), t)).toEqual({ kind: 'toast', text: 'common:error.offline' });
     expect(reactionFor(new ApiError(0, 'timeout', 0), t)).toEqual({ kind: 'toast', text: 'common:error.timeout' });

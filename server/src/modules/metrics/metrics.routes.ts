@@ -4,6 +4,7 @@ import { metricsApi } from '@coldwatch/contract';
 import type { Module } from '../index.js';
 import { crossTenant, system } from '../../platform/db/kysely.js';
 import { ingestOf } from '../../ingest/service.js';
+import { healthOf } from '../../platform/health/health.js';
 import { Metrics } from '../../platform/metrics/metrics.js';
 import { serve } from '../../platform/http/route.js';
 
@@ -33,6 +34,17 @@ export const metricsRoutes: Module = (app, deps) => {
       ] },
       { name: 'coldwatch_writer_commit_seconds_sum', help: 'Time spent committing batches', type: 'counter', values: [{ value: w.stats.commitMs / 1000 }] },
       { name: 'coldwatch_writer_queue_readings', help: 'Readings waiting for a commit', type: 'gauge', values: [{ value: w.queued }] },
+      { name: 'coldwatch_ingest_last_message_age_seconds', help: 'Seconds since the last message from any gateway', type: 'gauge', values: [{ value: Math.round((Date.now() - ingestOf(deps).lastMessageAt) / 1000) }] },
+    ];
+  });
+  metrics.collect(async () => {
+    const health = healthOf(deps);
+    // The usual ones are listed even before they first happen, so alerts can be written on them.
+    for (const name of ['database', 'ingest']) health.fault(name);
+    const faults = health.all();
+    return [
+      { name: 'coldwatch_fault_active', help: '1 while a fault holds: database unreachable, broker session lost, ingest silent', type: 'gauge', values: faults.map((f) => ({ labels: { fault: f.name }, value: f.active ? 1 : 0 })) },
+      { name: 'coldwatch_fault_starts_total', help: 'Times each fault began', type: 'counter', values: faults.map((f) => ({ labels: { fault: f.name }, value: f.starts })) },
     ];
   });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
+import { Outage, alwaysUp, type DbStatus } from './outage.js';
 
 /**
  * One small interface over both engines: node-postgres when DATABASE_URL is set, PGlite
@@ -21,6 +22,8 @@ export interface Db extends Queryable {
   one<T = Record<string, any>>(text: string, params?: unknown[]): Promise<T | undefined>;
   /** Runs fn in one transaction; rolls back if it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Whether the database is reachable now (platform/db/outage.ts). */
+  readonly status: DbStatus;
   close(): Promise<void>;
 }
 
@@ -44,58 +47,67 @@ function prepared(text: string, values: unknown[] | undefined): pg.QueryConfig {
 }
 
 export function postgresDb(url: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString: url, max });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    // A server that does not answer (a network cut, a failover in progress) fails the connect
+    // instead of holding the caller forever; keep-alive finds a dead peer on an idle connection.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   pool.on('error', () => {
     // An idle client lost its server (a database restart): the pool replaces it on next use.
   });
+  const outage = new Outage(() => pool.query('SELECT 1'));
+  const guard = outage.guard.bind(outage);
   const db: Db = {
     kind: 'postgres',
-    async query(text, params) {
-      return (await pool.query(text, params as any[])).rows;
-    },
-    async run(text, params) {
-      const r = await pool.query(prepared(text, params));
-      return { rows: r.rows, rowCount: r.rowCount ?? 0 };
-    },
-    async one(text, params) {
-      return (await pool.query(text, params as any[])).rows[0];
-    },
-    async tx(fn) {
-      const client = await pool.connect();
-      // A checked-out client that loses its server emits 'error' on itself, not on the pool:
-      // unhandled, that would end the process. The failing query rejects as well, below.
-      let broken: Error | undefined;
-      const onError = (err: Error) => (broken = err);
-      client.on('error', onError);
-      try {
-        await client.query('BEGIN');
-        const result = await fn({
-          query: async (t, p) => (await client.query(t, p as any[])).rows,
-          run: async (t, p) => {
-            const r = await client.query(prepared(t, p));
-            return { rows: r.rows, rowCount: r.rowCount ?? 0 };
-          },
-          exec: async (sql) => void (await client.query(sql)),
-        });
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch((e: Error) => (broken ??= e));
-        throw err;
-      } finally {
-        client.off('error', onError);
-        // A client whose connection failed is destroyed, never handed to the next caller.
-        client.release(broken ?? undefined);
-      }
-    },
-    async exec(sql) {
-      await pool.query(sql);
-    },
+    status: outage,
+    query: (text, params) => guard(async () => (await pool.query(text, params as any[])).rows),
+    run: (text, params) =>
+      guard(async () => {
+        const r = await pool.query(prepared(text, params));
+        return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+      }),
+    one: (text, params) => guard(async () => (await pool.query(text, params as any[])).rows[0]),
+    tx: (fn) => guard(() => transaction(pool, fn)),
+    exec: (sql) => guard(async () => void (await pool.query(sql))),
     async close() {
+      outage.close();
       await pool.end();
     },
   };
   return db;
+}
+
+async function transaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  // A checked-out client that loses its server emits 'error' on itself, not on the pool:
+  // unhandled, that would end the process. The failing query rejects as well, below.
+  let broken: Error | undefined;
+  const onError = (err: Error) => (broken = err);
+  client.on('error', onError);
+  try {
+    await client.query('BEGIN');
+    const result = await fn({
+      query: async (t, p) => (await client.query(t, p as any[])).rows,
+      run: async (t, p) => {
+        const r = await client.query(prepared(t, p));
+        return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+      },
+      exec: async (sql) => void (await client.query(sql)),
+    });
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((e: Error) => (broken ??= e));
+    throw err;
+  } finally {
+    client.off('error', onError);
+    // A client whose connection failed is destroyed, never handed to the next caller.
+    client.release(broken ?? undefined);
+  }
 }
 
 export const pgliteParsers = {
@@ -112,6 +124,7 @@ export async function pgliteDb(dataDir?: string): Promise<Db> {
 export function pgliteFrom(lite: PGlite): Db {
   return {
     kind: 'pglite',
+    status: alwaysUp,
     async query(text, params) {
       return (await lite.query(text, params as any[])).rows as any[];
     },

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Code, translate, toLocale, DEFAULT_LOCALE, type Locale } from '@coldwatch/contract';
 import { AppError } from './errors.js';
+import { isConnectionError } from '../db/outage.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,12 +57,17 @@ export function registerEnvelope(app: FastifyInstance) {
     // A reference to a row that does not exist (a customerId, a gatewayId …) the handler did not check first.
     const missing = foreignKeyField(err);
     if (missing) return sendError(reply, 404, Code.NOT_FOUND, `${translate('errors.notFound', locale)}: ${missing}`, { [missing]: translate('errors.notFound', locale) });
+    // The database is away (logged once as a fault, platform/health): nothing was done; try again soon.
+    if (isConnectionError(err)) {
+      reply.header('retry-after', String(RETRY_AFTER_S));
+      return sendError(reply, 503, Code.FAILED, translate('errors.databaseUnavailable', locale));
+    }
     req.log.error({ err }, 'unhandled error');
     return sendError(reply, 500, Code.FAILED, translate('errors.server', locale));
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const apiPath = /^\/(service|api|ingest|docs|openapi|healthz)/.test(req.url);
+    const apiPath = /^\/(service|api|ingest|docs|openapi|healthz|readyz)/.test(req.url);
     if (req.method === 'GET' && !apiPath && typeof (reply as any).sendFile === 'function') return (reply as any).sendFile('index.html');
     const locale = req.locale ?? DEFAULT_LOCALE;
     // Spec §8 405: the path exists, with another method (a PUT to a POST route).
@@ -71,6 +77,9 @@ export function registerEnvelope(app: FastifyInstance) {
     sendError(reply, 404, Code.NOT_FOUND, translate('errors.notFound', locale));
   });
 }
+
+/** What a caller is told to wait while the database is away: about the longest probe interval (platform/db/outage.ts). */
+export const RETRY_AFTER_S = 5;
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/client.js';
+import { isConnectionError, reportFailure, type FailureLog } from '../db/outage.js';
 
 /*
  * Durable jobs in the database (docs/jobs.md): a `job` row per run, claimed with
@@ -24,9 +25,8 @@ export interface JobSpec {
 
 export type JobFigures = Record<string, number | string>;
 
-export interface JobLog {
+export interface JobLog extends FailureLog {
   info(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
 }
 
 /** Back-off of the n-th failed try: 5 s, 10 s, 20 s … capped at 10 minutes. */
@@ -56,6 +56,8 @@ export class JobRunner {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** The outcome of a run that could not be written (the database went away): written first when it is back. */
+  private unrecorded: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -111,12 +113,16 @@ export class JobRunner {
       try {
         do {
           this.again = false;
+          if (this.unrecorded) {
+            await this.unrecorded();
+            this.unrecorded = null;
+          }
           await this.enqueueDue();
           while (!this.stopped && (await this.runOne()));
         } while (this.again && !this.stopped);
       } catch (err) {
         // The database is away: the next poll tries again; queued runs wait in their table.
-        this.log.error({ err }, 'jobs: poll failed');
+        reportFailure(this.log, err, {}, 'jobs: poll failed');
       } finally {
         this.running = null;
       }
@@ -159,28 +165,41 @@ export class JobRunner {
     const started = Date.now();
     let state: 'done' | 'failed' | 'queued';
     let result: string;
+    let away = false;
     try {
       result = JSON.stringify(await this.specs.get(job.name)!.run(job.payload ?? {})).slice(0, 2000);
       state = 'done';
     } catch (err) {
+      // The database went away under the run: it is run again as soon as it is back, and
+      // the try does not count against the job's attempts.
+      away = isConnectionError(err);
       result = (err instanceof Error ? err.message : String(err)).slice(0, 500);
-      state = job.attempts >= job.max_attempts ? 'failed' : 'queued';
-      this.log.error({ err, job: job.name, attempt: job.attempts }, `job ${job.name} failed`);
+      state = !away && job.attempts >= job.max_attempts ? 'failed' : 'queued';
+      reportFailure(this.log, err, { job: job.name, attempt: job.attempts }, `job ${job.name} failed`);
     }
     const ms = Date.now() - started;
-    await this.db.tx(async (q) => {
-      await q.query(
-        `UPDATE job SET state = $2, result = $3, lease_until = NULL,
-                finished_at = CASE WHEN $2 = 'queued' THEN NULL ELSE now() END,
-                run_at = CASE WHEN $2 = 'queued' THEN now() + $4 * interval '1 millisecond' ELSE run_at END
-          WHERE id = $1`,
-        [job.id, state, result, backoffMs(job.attempts)],
-      );
-      await q.query(
-        `UPDATE job_schedule SET last_run_at = now(), last_state = $2, last_result = $3, last_ms = $4 WHERE name = $1`,
-        [job.name, state === 'queued' ? 'retrying' : state, result, ms],
-      );
-    });
+    // `attempts` names this run: an outcome written late never overwrites a later claim of the row.
+    const record = () =>
+      this.db.tx(async (q) => {
+        await q.query(
+          `UPDATE job SET state = $2, result = $3, lease_until = NULL, attempts = attempts - $5,
+                  finished_at = CASE WHEN $2 = 'queued' THEN NULL ELSE now() END,
+                  run_at = CASE WHEN $2 = 'queued' THEN now() + $4 * interval '1 millisecond' ELSE run_at END
+            WHERE id = $1 AND state = 'running' AND attempts = $6`,
+          [job.id, state, result, away ? 0 : backoffMs(job.attempts), away ? 1 : 0, job.attempts],
+        );
+        await q.query(
+          `UPDATE job_schedule SET last_run_at = now(), last_state = $2, last_result = $3, last_ms = $4 WHERE name = $1`,
+          [job.name, state === 'queued' ? 'retrying' : state, result, ms],
+        );
+      });
+    try {
+      await record();
+    } catch (err) {
+      // Kept until the database is back; if this process dies first, the lease runs it again.
+      this.unrecorded = record;
+      throw err;
+    }
     return true;
   }
 }

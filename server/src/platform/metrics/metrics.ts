@@ -1,3 +1,5 @@
+import { isConnectionError } from '../db/outage.js';
+
 /**
  * The console's metrics in Prometheus's text format (`GET /metrics`, docs/operations.md).
  * Counters and summaries live here; figures owned elsewhere (the writer's counts, the notice
@@ -62,7 +64,13 @@ export class Metrics {
       }
     }
     for (const c of this.collectors) {
-      for (const m of await c()) {
+      // A collector that needs the database is skipped while it is away: the faults and the
+      // in-process figures are what an operator needs most then.
+      const families = await c().catch((err: unknown) => {
+        if (isConnectionError(err)) return [];
+        throw err;
+      });
+      for (const m of families) {
         lines.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`);
         for (const v of m.values) lines.push(`${m.name}${fmt(v.labels ?? {})} ${v.value}`);
       }

@@ -332,6 +332,7 @@ async function one<T>(q: Queryable, text: string, params: unknown[]): Promise<T>
 function asDb(db: Db, q: Queryable): Db {
   return {
     kind: db.kind,
+    status: db.status,
     query: (text, params) => q.query(text, params),
     run: (text, params) => q.run(text, params),
     one: async (text, params) => (await q.query(text, params))[0] as any,

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import { healthOf, type Check } from './health.js';
+
+/** How long /readyz waits for the database to answer SELECT 1. */
+const PING_TIMEOUT_MS = 2_000;
+
+/**
+ * `/healthz`: the process lives and serves HTTP (restart it when this fails). `/readyz`: the
+ * database answers, the broker delivers to ingest and ingest is not deaf (send no traffic while
+ * this fails; it recovers by itself). docs/operations.md shows the systemd unit and the compose
+ * health checks that use them.
+ */
+export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps) {
+  const health = healthOf(deps);
+  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true, uptimeS: Math.round(process.uptime()) }));
+
+  app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+    const checks: Record<string, Check> = {
+      database: await database(deps),
+      broker: health.checkOf('broker') ?? { ok: false, detail: 'ingest has not started' },
+      ingest: silence(deps),
+    };
+    const ready = Object.values(checks).every((c) => c.ok);
+    return reply.status(ready ? 200 : 503).send({ ready, checks });
+  });
+}
+
+async function database(deps: AppDeps): Promise<Check> {
+  const status = deps.db.status;
+  if (status.down) return { ok: false, detail: `unreachable: ${status.cause ?? 'reconnecting'}` };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS)));
+    await Promise.race([deps.db.query('SELECT 1'), timeout]);
+    return { ok: true, detail: deps.db.kind };
+  } catch (err) {
+    return { ok: false, detail: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function silence(deps: AppDeps): Check {
+  const fault = healthOf(deps).fault('ingest');
+  if (fault.active) return { ok: false, detail: fault.cause ?? 'silent' };
+  const last = deps.ingest?.lastMessageAt;
+  return { ok: true, detail: last ? `last message ${Math.round((Date.now() - last) / 1000)} s ago` : 'no message yet' };
+}
