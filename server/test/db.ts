@@ -5,10 +5,9 @@ import { prepareDb } from '../src/platform/db/prepare.js';
 
 /**
  * A fresh, migrated database for one test file: a new database on the PostgreSQL server
- * named by DATABASE_URL (CI sets it), or an in-memory PGlite when it is unset.
+ * named by DATABASE_URL (CI sets it) or by `base`, or an in-memory PGlite when neither is set.
  */
-export async function freshDb(): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
-  const base = process.env.DATABASE_URL;
+export async function freshDb(base = process.env.DATABASE_URL): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
   if (!base) {
     const db = await openDb({});
     await prepareDb(db);

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { Bus } from '../src/platform/events.js';
@@ -28,15 +29,15 @@ export interface TestCtx {
 
 export const PASSWORD = 'secret123';
 
-/** Builds the whole app on a fresh database with two customers and the platform root, like production. */
-export async function setup(env: Record<string, string> = {}): Promise<TestCtx> {
-  const { db, drop } = await freshDb();
+/** Builds the whole app on a fresh database (on `opts.databaseUrl`'s server if given) with two customers and the platform root, like production. */
+export async function setup(env: Record<string, string> = {}, opts: { databaseUrl?: string; log?: FastifyBaseLogger } = {}): Promise<TestCtx> {
+  const { db, drop } = await freshDb(opts.databaseUrl);
   const config = loadConfig({ VITEST: '1', LOGIN_CAPTCHA: 'off', LOGIN_RATE_LIMIT: '100000', DEMO: '0', LOG_LEVEL: 'silent', ...env } as any);
   const bus = new Bus();
   const root = await ensureRoot(db, PASSWORD);
   const a = await createCustomerWithAdmin(db, { name: 'Alpha Hospital', code: 'ALPHA', account: 'alpha', password: PASSWORD });
   const b = await createCustomerWithAdmin(db, { name: 'Beta Clinic', code: 'BETA', account: 'beta', password: PASSWORD });
-  const deps: AppDeps = { config, db, bus };
+  const deps: AppDeps = { config, db, bus, log: opts.log };
   const ingest = (deps.ingest = new IngestService(deps));
   const app = await buildApp(deps);
   await app.ready();

@@ -18,9 +18,11 @@ const authError = (msg: string, code: 4 | 5): AuthenticateError => Object.assign
  * password = secret), may publish only under cc/{sn}/up/# and subscribe only to
  * cc/{sn}/down/#. A publish is processed inside authorizePublish: aedes writes the
  * PUBACK only after that callback (lib/handlers/publish.js: authorizePublish, then
- * enqueuePublish writes PubAck), so a QoS 1 message is acked only once committed. A failed
- * commit answers with an error, which makes aedes drop the connection; the gateway
- * redelivers the unacked message when it reconnects.
+ * enqueuePublish writes PubAck), so a QoS 1 message is acked only once committed. While the
+ * database is away the message is held (IngestService.handleHeld) and acked once stored; any
+ * other failed commit answers with an error, which makes aedes drop the connection, and the
+ * gateway redelivers the unacked message when it reconnects. A CONNECT that cannot be judged
+ * because the database is away is refused with return code 3, server unavailable.
  */
 /** The largest MQTT packet the broker reads (docs/ingest.md): a data message of 5,000 readings is about 600 KB. */
 export const MAX_PACKET_BYTES = 1024 * 1024;
@@ -77,7 +79,8 @@ export async function startBroker(svc: IngestService, opts: { port: number; host
         svc.log.warn({ sn: gw?.sn, topic: packet.topic }, 'mqtt: publish outside the gateway\'s own up/ topics refused');
         return callback(new Error('not authorized'));
       }
-      svc.handle(gw, t.kind, packet.payload as Buffer).then(
+      // Through a database outage the message is held: its PUBACK waits, the connection stays.
+      svc.handleHeld(gw, t.kind, packet.payload as Buffer).then(
         () => callback(null),
         (err) => callback(err instanceof Error ? err : new Error(String(err))),
       );
@@ -109,6 +112,7 @@ export async function startBroker(svc: IngestService, opts: { port: number; host
   };
   svc.bus.on('directory', onDirectory);
 
+  svc.setHolding(true);
   const server = net.createServer((socket) => capPackets(broker.handle(socket) as unknown as ParserHost, socket, svc));
   // aedes.close() closes only clients that finished CONNECT; a socket still authenticating
   // would keep server.close() waiting, so every socket is tracked and destroyed at the end.
@@ -141,6 +145,7 @@ export async function startBroker(svc: IngestService, opts: { port: number; host
     async close() {
       svc.bus.off('directory', onDirectory);
       svc.setDownlink(null);
+      svc.setHolding(false);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -44,39 +44,27 @@ export async function startConsumer(svc: IngestService, opts: ConsumerOptions): 
   const clientId = opts.clientId ?? 'coldwatch-ingest';
   const topic = upTopic(opts.subscription ?? 'exclusive', opts.group);
   let closing = false;
-  const waiting = new Set<() => void>();
-  const status = svc.dbStatus;
-
-  /** Resolves when the database is back (or at once if it is), or when the consumer closes. */
-  const databaseBack = () =>
-    new Promise<void>((resolve) => {
-      if (!status.down) return void setTimeout(resolve, 100);
-      const done = () => {
-        off();
-        waiting.delete(done);
-        resolve();
-      };
-      const off = status.watch((down) => !down && done());
-      waiting.add(done);
-    });
 
   const consume = async (packetTopic: string, payload: Buffer) => {
     svc.noteMessage();
     const t = parseUpTopic(packetTopic);
     if (!t) return void svc.log.warn({ topic: packetTopic }, 'mqtt: message on an unknown topic ignored');
-    for (;;) {
-      try {
-        const gw = await svc.directory.gateway(t.sn);
-        if (!gw) await svc.writer.submitReject(null, { sn: t.sn, dev: null, reason: 'unknown_gateway', detail: packetTopic });
-        else await svc.handle(gw, t.kind, payload);
-        return;
-      } catch (err) {
-        if (closing || !isConnectionError(err)) {
-          if (!closing) svc.log.error({ err, topic: packetTopic }, 'mqtt: commit failed; dropping the session unacknowledged so the broker redelivers');
-          throw err;
+    try {
+      // A gateway unknown while the database is away is also held: its lookup fails like a commit.
+      for (;;) {
+        try {
+          const gw = await svc.directory.gateway(t.sn);
+          if (!gw) await svc.writer.submitReject(null, { sn: t.sn, dev: null, reason: 'unknown_gateway', detail: packetTopic });
+          else await svc.handleHeld(gw, t.kind, payload);
+          return;
+        } catch (err) {
+          if (closing || !isConnectionError(err)) throw err;
+          await svc.databaseBack();
         }
-        await databaseBack();
       }
+    } catch (err) {
+      if (!closing) svc.log.error({ err, topic: packetTopic }, 'mqtt: commit failed; dropping the session unacknowledged so the broker redelivers');
+      throw err;
     }
   };
 
@@ -87,6 +75,7 @@ export async function startConsumer(svc: IngestService, opts: ConsumerOptions): 
     handle: consume,
     onState: (up, cause) => (up ? opts.fault?.end('subscribed again') : opts.fault?.begin(`session ${clientId} lost: ${cause}; reconnecting`)),
   });
+  svc.setHolding(true);
   await session.start();
 
   // Commands go out on a session of their own (clean, QoS 1): mqtt.js keeps them while it reconnects.
@@ -103,7 +92,7 @@ export async function startConsumer(svc: IngestService, opts: ConsumerOptions): 
       closing = true;
       svc.setDownlink(null);
       // Messages held for the database give up: unacknowledged, the broker keeps them for the next start.
-      for (const done of [...waiting]) done();
+      svc.setHolding(false);
       await session.close();
       await down.endAsync(false);
       opts.fault?.end('closed');

@@ -6,7 +6,7 @@ import { Partitions } from './partitions.js';
 import { ReadingWriter, type IngestResult, type WriterOptions } from './writer.js';
 import { parseAck, parseData, parseEvent, parseHeartbeat, type MessageKind, type Parsed } from './protocol.js';
 import { verifyGatewaySecret } from './secret.js';
-import { DbUnavailableError } from '../platform/db/outage.js';
+import { isConnectionError } from '../platform/db/outage.js';
 import type { Fault } from '../platform/health/health.js';
 
 import type { GatewayEventMessage } from '../platform/events.js';
@@ -33,6 +33,9 @@ export class IngestService {
   readonly log: FastifyBaseLogger;
   readonly bus: AppDeps['bus'];
   private downlink: Downlink | null = null;
+  /** Off while no MQTT transport runs: a message held through an outage then gives up (unacknowledged). */
+  private holding = false;
+  private readonly waiting = new Set<() => void>();
   /** Epoch ms of the last message from any gateway over any transport (the silence watchdog reads it). */
   lastMessageAt = Date.now();
   private silence: Fault | undefined;
@@ -52,16 +55,10 @@ export class IngestService {
   /** The gateway whose secret this is, or null (unknown sn or wrong secret). */
   async authenticate(sn: string, secret: string | Buffer | null | undefined): Promise<GatewayInfo | null> {
     if (!sn || sn.length > 30) return null;
-    // While the database is away nothing could be stored: refuse now (MQTT CONNACK 3, HTTP 503)
-    // rather than let a gateway that the cache knows publish into a failing writer.
-    if (this.deps.db.status.down) throw new DbUnavailableError(this.deps.db.status.cause ?? 'reconnecting');
+    // While the database is away a gateway the directory remembers still gets in (its messages
+    // are then held, handleHeld); one it does not know fails here: MQTT CONNACK 3, HTTP 503.
     const gw = await this.directory.gateway(sn);
     return gw && verifyGatewaySecret(gw.secretHash, secret) ? gw : null;
-  }
-
-  /** Whether the database is reachable now. */
-  get dbStatus() {
-    return this.deps.db.status;
   }
 
   /** A message arrived from a gateway: ingest is not deaf (ends the 'ingest' fault of silence.ts). */
@@ -137,6 +134,43 @@ export class IngestService {
         return this.writer.submitReject(gw, { sn: gw.sn, dev: null, reason: 'unknown_command', detail: `cmdId=${ack.cmdId}` });
       }
     }
+  }
+
+  /**
+   * handle(), holding the message through a database outage: it resolves once the message is
+   * stored, so its PUBACK waits for the database rather than the gateway being disconnected to
+   * resend it. It rejects on any other failure, or when the transport stops first.
+   */
+  async handleHeld(gw: GatewayInfo, kind: MessageKind, payload: Buffer | string): Promise<HandleResult> {
+    for (;;) {
+      try {
+        return await this.handle(gw, kind, payload);
+      } catch (err) {
+        if (!this.holding || !isConnectionError(err)) throw err;
+        await this.databaseBack();
+      }
+    }
+  }
+
+  /** Resolves when the database is reachable again (at once, after a short pause, if it is), or when holding stops. */
+  databaseBack(): Promise<void> {
+    const status = this.deps.db.status;
+    return new Promise<void>((resolve) => {
+      if (!status.down) return void setTimeout(resolve, 100);
+      const done = () => {
+        off();
+        this.waiting.delete(done);
+        resolve();
+      };
+      const off = status.watch((down) => !down && done());
+      this.waiting.add(done);
+    });
+  }
+
+  /** An MQTT transport starts (true) or stops (false) holding messages through outages; stopping releases the held ones. */
+  setHolding(on: boolean) {
+    this.holding = on;
+    if (!on) for (const done of [...this.waiting]) done();
   }
 
   /** Commands waiting for a gateway that polls over HTTP; handing them out marks them issuing. */

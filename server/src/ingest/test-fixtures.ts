@@ -72,6 +72,8 @@ export interface Mosquitto {
   url: string;
   port: number;
   dir: string;
+  /** A graceful restart (SIGTERM, which saves the persistence file, then a new process on the same port and files). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -79,15 +81,17 @@ export interface Mosquitto {
  * A Mosquitto of this test file alone, on a free port. `extra` lines are appended to its
  * configuration; `users` become its password file.
  */
-export async function startMosquitto(opts: { anonymous?: boolean; users?: Record<string, string>; acl?: string } = {}): Promise<Mosquitto> {
+export async function startMosquitto(opts: { anonymous?: boolean; users?: Record<string, string>; acl?: string; persistence?: boolean } = {}): Promise<Mosquitto> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cw-mosq-'));
-  // Started as root, Mosquitto drops to its own user before it reads the password and ACL files.
-  await chmod(dir, 0o755);
+  // Started as root, Mosquitto drops to its own user before it reads the password and ACL files
+  // (and writes its persistence file into the directory).
+  await chmod(dir, opts.persistence ? 0o777 : 0o755);
   const port = await freePort();
   const lines = [
     `listener ${port} 127.0.0.1`,
     `allow_anonymous ${opts.anonymous === false ? 'false' : 'true'}`,
-    'persistence false',
+    // As in production (docs/ingest.md): sessions, subscriptions and queued messages outlive a restart.
+    ...(opts.persistence ? ['persistence true', `persistence_location ${dir}/`] : ['persistence false']),
     // A stopped console's sessions must keep everything published meanwhile (docs/ingest.md).
     'max_queued_messages 0',
     'log_dest none',
@@ -104,18 +108,26 @@ export async function startMosquitto(opts: { anonymous?: boolean; users?: Record
     lines.push(`acl_file ${path.join(dir, 'acl')}`);
   }
   await writeFile(path.join(dir, 'mosquitto.conf'), lines.join('\n') + '\n');
-  const child: ChildProcess = spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
+  const run = () => spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
+  const end = async (c: ChildProcess) => {
+    if (c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await exited;
+  };
+  let child: ChildProcess = run();
   await waitForPort(port);
   return {
     url: `mqtt://127.0.0.1:${port}`,
     port,
     dir,
+    async restart() {
+      await end(child);
+      child = run();
+      await waitForPort(port);
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await end(child);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -56,6 +56,8 @@ export function startSimulation(opts: SimulationOptions): Simulation {
       password: gw.secret,
       protocolVersion: 4,
       reconnectPeriod: 2000,
+      // CONNACK 3 (the console's database is away) means "later", as docs/device-protocol.md says.
+      reconnectOnConnackError: true,
       clean: true,
     });
     client.on('error', fail(gw.sn));
@@ -124,7 +126,7 @@ export function startSimulation(opts: SimulationOptions): Simulation {
 /** Publishes past readings of one gateway (e.g. a week of generateHistory) in messages of `chunk` readings, QoS 1. */
 export async function publishHistory(opts: { url: string; gateway: SimGateway; readings: Reading[]; chunk?: number }): Promise<number> {
   const { sn, secret } = opts.gateway;
-  const client = await mqtt.connectAsync(opts.url, { clientId: sn, username: sn, password: secret, protocolVersion: 4, reconnectPeriod: 1000 });
+  const client = await mqtt.connectAsync(opts.url, { clientId: sn, username: sn, password: secret, protocolVersion: 4, reconnectPeriod: 1000, reconnectOnConnackError: true });
   const chunk = opts.chunk ?? 500;
   try {
     const sends: Promise<unknown>[] = [];

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { system } from '../db/kysely.js';
 import type { AppDeps } from '../../deps.js';
 import { healthOf, type Check } from './health.js';
 
@@ -32,7 +34,7 @@ async function database(deps: AppDeps): Promise<Check> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS)));
-    await Promise.race([deps.db.query('SELECT 1'), timeout]);
+    await Promise.race([sql`SELECT 1`.execute(system(deps.db)), timeout]);
     return { ok: true, detail: deps.db.kind };
   } catch (err) {
     return { ok: false, detail: err instanceof Error ? err.message : String(err) };
