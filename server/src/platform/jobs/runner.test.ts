@@ -33,6 +33,38 @@ describe('job runner', () => {
     await second.stop();
   });
 
+  it('a run cut off by a database outage is run again when it is back, without using up an attempt', async () => {
+    // The runner's view of the database, which "goes away" while the job runs.
+    let away = false;
+    const lost = () => Object.assign(new Error('Connection terminated unexpectedly'), { code: undefined });
+    const flaky: Db = {
+      ...db,
+      query: (text, params) => (away ? Promise.reject(lost()) : db.query(text, params)),
+      tx: (fn) => (away ? Promise.reject(lost()) : db.tx(fn)),
+    };
+    let tries = 0;
+    const r = new JobRunner(flaky, quiet, 60_000).register('cut', {
+      maxAttempts: 1,
+      run: async () => {
+        if (++tries === 1) {
+          away = true;
+          throw lost();
+        }
+        return { tries };
+      },
+    });
+    await r.runNow('cut');
+    const [{ id }] = await db.query<{ id: number }>(`SELECT id FROM job WHERE name = 'cut'`);
+    await r.kick();
+    // Its outcome could not be written: the row still says running, under its lease.
+    expect(await row(id)).toMatchObject({ state: 'running', attempts: 1 });
+    away = false;
+    await r.kick();
+    // Written when the database came back, queued again at once (its one attempt not spent), and run.
+    expect(await row(id)).toMatchObject({ state: 'done', attempts: 1, result: '{"tries":2}' });
+    await r.stop();
+  });
+
   it('a failing run is retried with back-off, then failed for good after maxAttempts', async () => {
     let tries = 0;
     const r = new JobRunner(db, quiet, 60_000).register('flaky', {
