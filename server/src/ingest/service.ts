@@ -36,8 +36,10 @@ export class IngestService {
   /** Off while no MQTT transport runs: a message held through an outage then gives up (unacknowledged). */
   private holding = false;
   private readonly waiting = new Set<() => void>();
-  /** Epoch ms of the last message from any gateway over any transport (the silence watchdog reads it). */
+  /** Epoch ms of the last message from any gateway over any transport, or of the start (the silence watchdog reads it). */
   lastMessageAt = Date.now();
+  /** Whether any message has arrived since the start. */
+  messageSeen = false;
   private silence: Fault | undefined;
 
   constructor(
@@ -64,6 +66,7 @@ export class IngestService {
   /** A message arrived from a gateway: ingest is not deaf (ends the 'ingest' fault of silence.ts). */
   noteMessage() {
     this.lastMessageAt = Date.now();
+    this.messageSeen = true;
     if (this.silence?.active) this.silence.end('a message arrived');
   }
 

@@ -34,7 +34,7 @@ export const metricsRoutes: Module = (app, deps) => {
       ] },
       { name: 'coldwatch_writer_commit_seconds_sum', help: 'Time spent committing batches', type: 'counter', values: [{ value: w.stats.commitMs / 1000 }] },
       { name: 'coldwatch_writer_queue_readings', help: 'Readings waiting for a commit', type: 'gauge', values: [{ value: w.queued }] },
-      { name: 'coldwatch_ingest_last_message_age_seconds', help: 'Seconds since the last message from any gateway', type: 'gauge', values: [{ value: Math.round((Date.now() - ingestOf(deps).lastMessageAt) / 1000) }] },
+      { name: 'coldwatch_ingest_last_message_age_seconds', help: 'Seconds since the last message from any gateway (or since the start, before the first)', type: 'gauge', values: [{ value: Math.round((Date.now() - ingestOf(deps).lastMessageAt) / 1000) }] },
     ];
   });
   metrics.collect(async () => {

@@ -46,6 +46,8 @@ async function database(deps: AppDeps): Promise<Check> {
 function silence(deps: AppDeps): Check {
   const fault = healthOf(deps).fault('ingest');
   if (fault.active) return { ok: false, detail: fault.cause ?? 'silent' };
-  const last = deps.ingest?.lastMessageAt;
-  return { ok: true, detail: last ? `last message ${Math.round((Date.now() - last) / 1000)} s ago` : 'no message yet' };
+  const svc = deps.ingest;
+  if (!svc) return { ok: true, detail: 'ingest has not started' };
+  const ago = Math.round((Date.now() - svc.lastMessageAt) / 1000);
+  return { ok: true, detail: svc.messageSeen ? `last message ${ago} s ago` : `no message since the start, ${ago} s ago` };
 }
