@@ -5,7 +5,7 @@ import { App, Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { fetchPageInfo, logout, PAGE_INFO_KEY, storePageInfo, type PageInfo } from './auth';
 import { applyStoredLanguage } from './i18n';
-import { ERROR_TOAST_SECONDS } from './errors';
+import { ERROR_TOAST_SECONDS, errorMessage } from './errors';
 import { session, SESSION_KEYS } from './session';
 import { SCENE_TREE_KEY } from '../ui/sceneTreeKey';
 
@@ -23,7 +23,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [ready, setReady] = useState(() => qc.getQueryData(PAGE_INFO_KEY) !== undefined);
-  const [failed, setFailed] = useState(false);
+  /** Why the page info could not be loaded (shown under the title, since the toast lasts one second). */
+  const [failed, setFailed] = useState<string | false>(false);
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
@@ -46,9 +47,9 @@ export function RequireAuth({ children }: { children: ReactNode }) {
         setFailed(false);
         setReady(true);
       })
-      .catch(() => {
-        // §8 reactions (toast, to login) are global (SessionReactions); here only a retry.
-        if (live) setFailed(true);
+      .catch((e: unknown) => {
+        // §8 reactions (toast, to login) are global (SessionReactions); here the reason and a retry.
+        if (live) setFailed(errorMessage(e, t));
       });
     return () => {
       live = false;
@@ -62,6 +63,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       <Result
         status="warning"
         title={t('common:error.loadFailed')}
+        subTitle={failed}
         extra={
           <Button type="primary" onClick={() => setAttempt((n) => n + 1)}>
             {t('common:action.retry')}
