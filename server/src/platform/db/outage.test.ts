@@ -57,9 +57,13 @@ describe('Outage', () => {
     outage.close();
   });
 
-  it('stays up when a statement is refused', async () => {
+  it('stays up when a statement is refused, or when every pooled connection is busy', async () => {
     const outage = new Outage(async () => undefined);
     await expect(outage.guard(() => Promise.reject(Object.assign(new Error('duplicate key'), { code: '23505' })))).rejects.toThrow('duplicate key');
+    const busy = new Error('timeout exceeded when trying to connect');
+    await expect(outage.guard(() => Promise.reject(busy))).rejects.toBe(busy);
+    // Still answered as "try again" (503) at the edge.
+    expect(isConnectionError(busy)).toBe(true);
     expect(outage.down).toBe(false);
     outage.close();
   });

@@ -30,6 +30,11 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
  */
 const SERVER_CODES = /^(08...|57P0[123]|53300|25006)$/;
 const CLIENT_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed|timeout exceeded when trying to connect|Connection refused/i;
+/** pg-pool's answer when every connection stayed busy for connectionTimeoutMillis: the database is busy, not away. */
+const POOL_WAIT = /timeout exceeded when trying to connect/;
+
+/** The pool was saturated (every connection busy): answered like an outage (503, try again) but it is not one. */
+export const isPoolWait = (err: unknown) => POOL_WAIT.test(String((err as Error | null)?.message ?? ''));
 
 /** True when err says the database is unreachable (as opposed to a statement it refused). */
 export function isConnectionError(err: unknown): boolean {
@@ -66,7 +71,7 @@ export class Outage implements DbStatus {
     try {
       return await fn();
     } catch (err) {
-      if (isConnectionError(err)) this.fail(err);
+      if (isConnectionError(err) && !isPoolWait(err)) this.fail(err);
       throw err;
     }
   }
