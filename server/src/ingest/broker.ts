@@ -19,7 +19,7 @@ const authError = (msg: string, code: 4 | 5): AuthenticateError => Object.assign
  * cc/{sn}/down/#. A publish is processed inside authorizePublish: aedes writes the
  * PUBACK only after that callback (lib/handlers/publish.js: authorizePublish, then
  * enqueuePublish writes PubAck), so a QoS 1 message is acked only once committed. While the
- * database is away the message is held (IngestService.handleHeld) and acked once stored; any
+ * database is away the message is held (IngestService.held) and acked once stored; any
  * other failed commit answers with an error, which makes aedes drop the connection, and the
  * gateway redelivers the unacked message when it reconnects. A CONNECT that cannot be judged
  * because the database is away is refused with return code 3, server unavailable.
@@ -79,8 +79,9 @@ export async function startBroker(svc: IngestService, opts: { port: number; host
         svc.log.warn({ sn: gw?.sn, topic: packet.topic }, 'mqtt: publish outside the gateway\'s own up/ topics refused');
         return callback(new Error('not authorized'));
       }
+      svc.noteMessage();
       // Through a database outage the message is held: its PUBACK waits, the connection stays.
-      svc.handleHeld(gw, t.kind, packet.payload as Buffer).then(
+      svc.held(() => svc.handle(gw, t.kind, packet.payload as Buffer)).then(
         () => callback(null),
         (err) => callback(err instanceof Error ? err : new Error(String(err))),
       );

@@ -2,7 +2,6 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { IngestService } from './service.js';
 import { parseUpTopic } from './protocol.js';
 import { MqttSession } from './mqtt-session.js';
-import { isConnectionError } from '../platform/db/outage.js';
 import type { Fault } from '../platform/health/health.js';
 
 export type SubscriptionMode = 'exclusive' | 'shared';
@@ -50,18 +49,12 @@ export async function startConsumer(svc: IngestService, opts: ConsumerOptions): 
     const t = parseUpTopic(packetTopic);
     if (!t) return void svc.log.warn({ topic: packetTopic }, 'mqtt: message on an unknown topic ignored');
     try {
-      // A gateway unknown while the database is away is also held: its lookup fails like a commit.
-      for (;;) {
-        try {
-          const gw = await svc.directory.gateway(t.sn);
-          if (!gw) await svc.writer.submitReject(null, { sn: t.sn, dev: null, reason: 'unknown_gateway', detail: packetTopic });
-          else await svc.handleHeld(gw, t.kind, payload);
-          return;
-        } catch (err) {
-          if (closing || !isConnectionError(err)) throw err;
-          await svc.databaseBack();
-        }
-      }
+      // The gateway's lookup is held with the commit: it fails the same way while the database is away.
+      await svc.held(async () => {
+        const gw = await svc.directory.gateway(t.sn);
+        if (!gw) await svc.writer.submitReject(null, { sn: t.sn, dev: null, reason: 'unknown_gateway', detail: packetTopic });
+        else await svc.handle(gw, t.kind, payload);
+      });
     } catch (err) {
       if (!closing) svc.log.error({ err, topic: packetTopic }, 'mqtt: commit failed; dropping the session unacknowledged so the broker redelivers');
       throw err;

@@ -42,6 +42,7 @@ export const ingestRoutes: Module = (app, deps) => {
       try {
         const gw = await gatewayOf(req, reply);
         if (!gw) return reply;
+        ingestOf(deps).noteMessage();
         const { error, ...counts } = await ingestOf(deps).handle(gw, req.params.kind as MessageKind, body);
         if (error) return reply.status(400).send({ error, ...counts });
         return counts;

@@ -4,6 +4,7 @@ import { startBroker } from './broker.js';
 import { startConsumer, type SubscriptionMode } from './consumer.js';
 import { startSilenceWatch } from './silence.js';
 import { healthOf, type Check } from '../platform/health/health.js';
+import { redactUrl } from '../platform/seed/banner.js';
 import { startPresence, type PresenceOptions } from './presence.js';
 import { ingestOf } from './service.js';
 
@@ -49,7 +50,7 @@ export async function startIngest(deps: AppDeps, opts: StartIngestOptions): Prom
     const subscription = opts.subscription ?? deps.config.mqttSubscription;
     const consumer = await startConsumer(svc, { url: deps.config.mqttUrl, clientId: opts.clientId, subscription, group: opts.group, fault: health.fault('broker') });
     transport = consumer;
-    const where = redact(deps.config.mqttUrl);
+    const where = redactUrl(deps.config.mqttUrl);
     broker = () => ({ ok: consumer.up, detail: consumer.up ? `subscribed on ${where} (${subscription})` : `not connected to ${where}, reconnecting` });
     remedy = (cause) => consumer.reconnect(cause);
     svc.log.info(`ingest: consuming ${where} (${subscription} subscription)`);
@@ -90,4 +91,3 @@ export async function startIngest(deps: AppDeps, opts: StartIngestOptions): Prom
   };
 }
 
-const redact = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');

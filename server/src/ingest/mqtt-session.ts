@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import mqttPacket, { type IPublishPacket, type Packet } from 'mqtt-packet';
+import { redactUrl } from '../platform/seed/banner.js';
 
 /**
  * The console's own persistent MQTT session on an external broker: the uplink consumer
@@ -62,8 +63,6 @@ interface Connection {
 export class MqttSession {
   /** Subscribed on a live connection. */
   up = false;
-  /** Epoch ms of the last message taken (any topic). */
-  lastMessageAt = 0;
   private conn: Connection | null = null;
   private attempt = 0;
   private retry: NodeJS.Timeout | undefined;
@@ -160,7 +159,7 @@ export class MqttSession {
       case 'connack': {
         if (p.returnCode) {
           const why = `the broker refused the connection: ${REFUSED[p.returnCode] ?? `code ${p.returnCode}`}`;
-          if (FATAL.has(p.returnCode)) this.fail(new Error(`MQTT_URL ${redact(this.opts.url)}: ${why}`));
+          if (FATAL.has(p.returnCode)) this.fail(new Error(`MQTT_URL ${redactUrl(this.opts.url)}: ${why}`));
           return this.drop(c, why);
         }
         // Always, even with sessionPresent: the broker may have kept the session but not its subscription.
@@ -169,7 +168,7 @@ export class MqttSession {
       }
       case 'suback': {
         if ((p.granted as unknown[]).some((g) => (typeof g === 'number' ? g : (g as { qos?: number }).qos) === 128)) {
-          this.fail(new Error(`MQTT_URL ${redact(this.opts.url)}: subscription to ${this.opts.topic} refused (check the broker's ACL)`));
+          this.fail(new Error(`MQTT_URL ${redactUrl(this.opts.url)}: subscription to ${this.opts.topic} refused (check the broker's ACL)`));
           return this.drop(c, `subscription to ${this.opts.topic} refused`);
         }
         this.attempt = 0;
@@ -189,7 +188,6 @@ export class MqttSession {
   }
 
   private take(c: Connection, p: IPublishPacket) {
-    this.lastMessageAt = Date.now();
     const payload = Buffer.isBuffer(p.payload) ? p.payload : Buffer.from(p.payload);
     const entry: Taken | null = p.qos > 0 && p.messageId !== undefined ? { messageId: p.messageId, done: false } : null;
     if (entry) c.pending.push(entry);
@@ -255,5 +253,3 @@ export class MqttSession {
     s.reject(err);
   }
 }
-
-const redact = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');

@@ -58,12 +58,12 @@ export class IngestService {
   async authenticate(sn: string, secret: string | Buffer | null | undefined): Promise<GatewayInfo | null> {
     if (!sn || sn.length > 30) return null;
     // While the database is away a gateway the directory remembers still gets in (its messages
-    // are then held, handleHeld); one it does not know fails here: MQTT CONNACK 3, HTTP 503.
+    // are then held, held()); one it does not know fails here: MQTT CONNACK 3, HTTP 503.
     const gw = await this.directory.gateway(sn);
     return gw && verifyGatewaySecret(gw.secretHash, secret) ? gw : null;
   }
 
-  /** A message arrived from a gateway: ingest is not deaf (ends the 'ingest' fault of silence.ts). */
+  /** A message arrived from a gateway (each transport says so once per message): ingest is not deaf (ends the 'ingest' fault of silence.ts). */
   noteMessage() {
     this.lastMessageAt = Date.now();
     this.messageSeen = true;
@@ -77,7 +77,6 @@ export class IngestService {
 
   /** One message from a gateway. Resolves after everything it changed is committed; rejects only if the database failed. */
   async handle(gw: GatewayInfo, kind: MessageKind, payload: Buffer | string): Promise<HandleResult> {
-    this.noteMessage();
     switch (kind) {
       case 'data': {
         const p = parseData(payload);
@@ -140,14 +139,15 @@ export class IngestService {
   }
 
   /**
-   * handle(), holding the message through a database outage: it resolves once the message is
-   * stored, so its PUBACK waits for the database rather than the gateway being disconnected to
-   * resend it. It rejects on any other failure, or when the transport stops first.
+   * Runs a message's work (handle(), a lookup), holding it through a database outage: it
+   * resolves once the work is done, so the message's PUBACK waits for the database rather than
+   * the gateway being disconnected to resend it. It rejects on any other failure, or when the
+   * transport stops first.
    */
-  async handleHeld(gw: GatewayInfo, kind: MessageKind, payload: Buffer | string): Promise<HandleResult> {
+  async held<T>(work: () => Promise<T>): Promise<T> {
     for (;;) {
       try {
-        return await this.handle(gw, kind, payload);
+        return await work();
       } catch (err) {
         if (!this.holding || !isConnectionError(err)) throw err;
         await this.databaseBack();
@@ -156,7 +156,7 @@ export class IngestService {
   }
 
   /** Resolves when the database is reachable again (at once, after a short pause, if it is), or when holding stops. */
-  databaseBack(): Promise<void> {
+  private databaseBack(): Promise<void> {
     const status = this.deps.db.status;
     return new Promise<void>((resolve) => {
       if (!status.down) return void setTimeout(resolve, 100);

@@ -48,7 +48,7 @@ export function isConnectionError(err: unknown): boolean {
   return typeof e.message === 'string' && CLIENT_MESSAGES.test(e.message);
 }
 
-export const PROBE_DELAYS_MS = { first: 100, base: 250, max: 5_000 };
+const PROBE_DELAYS_MS = { first: 100, base: 250, max: 5_000 };
 
 export class Outage implements DbStatus {
   down = false;

@@ -16,9 +16,8 @@ export interface HealthLog {
 export class Fault {
   private since: number | undefined;
   private why = '';
-  /** How many times it started, and for how long in all (ended ones), for /metrics. */
+  /** How many times it started, for /metrics. */
   starts = 0;
-  endedMs = 0;
 
   constructor(
     readonly name: string,
@@ -32,11 +31,6 @@ export class Fault {
   /** What is wrong, while active. */
   get cause() {
     return this.active ? this.why : undefined;
-  }
-
-  /** Since when, while active (epoch ms). */
-  get startedAt() {
-    return this.since;
   }
 
   /** The fault holds (again): logged only if it was not already active. A new cause is kept for /readyz. */
@@ -53,7 +47,6 @@ export class Fault {
     if (this.since === undefined) return;
     const ms = Date.now() - this.since;
     this.since = undefined;
-    this.endedMs += ms;
     this.health.log().warn({ fault: this.name, durationS: Math.round(ms / 100) / 10, cause: this.why }, `${this.name}: ${how} after ${formatDuration(ms)}`);
   }
 }
