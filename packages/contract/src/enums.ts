@@ -38,6 +38,7 @@ export type ExceptionCategory = (typeof EXCEPTION_CATEGORIES)[number];
 /** Notice log of spec §3. */
 export const NOTICE_TYPES = ['alarm', 'captcha'] as const;
 export const NOTICE_CHANNELS = ['email', 'sms', 'voice'] as const;
+export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
 export const NOTICE_STATUS = { pending: 0, sent: 1, failed: 2 } as const;
 
 /** Scope type 0..3 of spec §6: 0 customer use, 1 customer management, 2 platform use, 3 platform management; -1 proxy. */
@@ -46,3 +47,11 @@ export const USER_TYPE = { proxy: -1, customerUser: 0, customerAdmin: 1, platfor
 /** Sensor reading kinds of spec §3 and their wire names of device-protocol.md. */
 export const READING_FIELDS = ['temp', 'hum', 'volt', 'rssi', 'lqi', 'gas', 'door'] as const;
 export type ReadingField = (typeof READING_FIELDS)[number];
+
+/** What a carrier holds (spec §3 Carrier "load type"): decides nothing in the console but filters and reports. */
+export const LOAD_TYPES = [0, 1, 2, 3, 4, 5, 6] as const; // 0 general, 1 vaccines, 2 medicines, 3 reagents, 4 blood, 5 food, 6 other
+export type LoadType = (typeof LOAD_TYPES)[number];
+
+/** Carrier mode of spec §3: a carrier in transport mode records along a route. */
+export const CARRIER_MODES = ['normal', 'transport'] as const;
+export type CarrierMode = (typeof CARRIER_MODES)[number];

@@ -1,5 +1,6 @@
 export * from './codes.js';
 export * from './enums.js';
+export * from './sample.js';
 export * from './rules.js';
 export * from './schemas.js';
 export * from './i18n.js';
@@ -15,6 +16,7 @@ export * from './api/history.js';
 export * from './api/contact.js';
 export * from './api/scene.js';
 export * from './api/syslog.js';
+export * from './api/alarmlog.js';
 export * from './api/exception.js';
 export * from './api/param.js';
 export * from './api/mine.js';

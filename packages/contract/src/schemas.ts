@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CARRIER_TYPES, GATEWAY_TYPES, SENSOR_TYPES } from './enums.js';
+import { CARRIER_MODES, CARRIER_TYPES, GATEWAY_TYPES, LOAD_TYPES, NOTICE_CHANNELS, SENSOR_TYPES } from './enums.js';
+import { SAMPLE_MODES } from './sample.js';
 import * as r from './rules.js';
 
 /** Request bodies of the records the core path needs. Server validates with these; the web reuses them. */
@@ -13,6 +14,17 @@ export const carrierBody = z
     sceneId: z.number().int().positive({ error: 'errors.rule.required' }),
     status: z.number().int().min(1).max(5).default(1),
     alarmOn: z.boolean().default(true),
+    mode: z.enum(CARRIER_MODES, { error: 'errors.rule.carrierMode' }).default('normal'),
+    loadType: z.number().int().refine((t) => (LOAD_TYPES as readonly number[]).includes(t), { error: 'errors.rule.loadType' }).default(0),
+    traceable: z.boolean().default(false),
+    isKpi: z.boolean().default(true),
+    sampleMode: z.enum(SAMPLE_MODES, { error: 'errors.rule.sampleMode' }).default('latest'),
+    /** Spec §3 "alarm method": the channels a carrier's alarm notices go out on; at least one. */
+    alarmMethods: z
+      .array(z.enum(NOTICE_CHANNELS, { error: 'errors.rule.alarmMethod' }))
+      .min(1, { error: 'errors.rule.alarmMethodRequired' })
+      .transform((a) => [...new Set(a)])
+      .default(['email']),
     tempMin: r.temperature.nullable().default(null),
     tempMax: r.temperature.nullable().default(null),
     humMin: r.humidity.nullable().default(null),

@@ -18,6 +18,7 @@ import { noticeRoutes } from './notice/notice.routes.js';
 import { shortcutRoutes } from './shortcut/shortcut.routes.js';
 import { loginQrRoutes } from './loginqr/loginqr.routes.js';
 import { syslogRoutes } from './syslog/syslog.routes.js';
+import { alarmLogRoutes } from './alarmlog/alarmlog.routes.js';
 import { customerRoutes } from './customer/customer.routes.js';
 import { roleRoutes } from './role/role.routes.js';
 import { resourceRoutes } from './resource/resource.routes.js';
@@ -29,4 +30,4 @@ export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes];
+export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes];

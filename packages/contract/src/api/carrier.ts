@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { carrierBody, carrierUpdateBody } from '../schemas.js';
-import { SENSOR_TYPES } from '../enums.js';
+import { CARRIER_MODES, NOTICE_CHANNELS, SENSOR_TYPES } from '../enums.js';
+import { SAMPLE_MODES } from '../sample.js';
 import { deletedResult, id, idParams, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
 
 /** Carriers (monitoring points, spec §3) and the live board of the databoard (spec §2). */
@@ -14,6 +15,13 @@ export const carrierRow = z.object({
   status: z.number().int(),
   alarmOn: z.boolean(),
   mode: z.string(),
+  loadType: z.number().int(),
+  traceable: z.boolean(),
+  isKpi: z.boolean(),
+  sampleMode: z.enum(SAMPLE_MODES),
+  alarmMethods: z.array(z.enum(NOTICE_CHANNELS)),
+  /** Whether anything can raise this carrier's alarm (a zone is set): the grey switch icon of spec §2 when not. */
+  hasTrigger: z.boolean(),
   sceneId: z.number().int(),
   sceneLabel: z.string(),
   sceneCode: z.string(),
@@ -87,6 +95,8 @@ export const carrierApi = {
         sceneId: id.optional(),
         name: z.string().trim().max(50).optional(),
         status: z.coerce.number().int().min(1).max(5).optional(),
+        mode: z.enum(CARRIER_MODES).optional(),
+        alarmOn: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
       },
       ['name', 'type', 'status', 'createdAt'],
     ),
@@ -103,6 +113,14 @@ export const carrierApi = {
   atom: route({ method: 'GET', path: '/service/atomCarrier/:id', tag, summary: 'One carrier with its bound devices and their latest values', params: idParams, result: carrierDevices }),
   add: route({ method: 'POST', path: '/service/carrier/add', tag, summary: 'Create a carrier', body: carrierBody, result: idResult }),
   update: route({ method: 'PUT', path: '/service/carrier/update', tag, summary: 'Change a carrier', body: carrierUpdateBody, result: idResult }),
+  alarmSwitch: route({
+    method: 'PUT',
+    path: '/service/carrier/alarmSwitch',
+    tag,
+    summary: 'Switch the alarm of carriers on or off; each change is written to the alarm-switch log',
+    body: z.object({ ids: z.array(z.number().int().positive()).min(1, { error: 'errors.selectAtLeastOne' }).max(500), alarmOn: z.boolean() }),
+    result: z.object({ changed: z.number().int() }),
+  }),
   del: route({ method: 'DELETE', path: '/service/carrier/del', tag, summary: 'Delete carriers that hold no devices', query: idsQuery, result: deletedResult }),
 };
 

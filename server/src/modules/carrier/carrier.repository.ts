@@ -1,5 +1,5 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
-import { Code, sensorMeasuresHumidity, type CarrierBody, type CarrierRow, type SensorType } from '@coldwatch/contract';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { Code, sensorMeasuresHumidity, type CarrierBody, type CarrierMode, type CarrierRow, type NoticeChannel, type SampleMode, type SensorType } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -23,6 +23,12 @@ export function carrierSelect(k: Kysely<DB>) {
       'c.status',
       'c.alarm_on as alarmOn',
       'c.mode',
+      'c.load_type as loadType',
+      'c.traceable',
+      'c.is_kpi as isKpi',
+      sql<SampleMode>`c.sample_mode`.as('sampleMode'),
+      sql<NoticeChannel[]>`string_to_array(c.alarm_methods, ',')`.as('alarmMethods'),
+      sql<boolean>`(c.temp_min IS NOT NULL OR c.hum_min IS NOT NULL)`.as('hasTrigger'),
       'c.scene_id as sceneId',
       's.label as sceneLabel',
       's.code as sceneCode',
@@ -44,6 +50,8 @@ export interface CarrierFilter extends PageInput {
   sceneId?: number;
   name?: string;
   status?: number;
+  mode?: CarrierMode;
+  alarmOn?: boolean;
 }
 
 /** The filters the list and the board share; a scene filter covers the scene's whole subtree. */
@@ -54,6 +62,8 @@ export async function carrierFilter(k: Kysely<DB>, scope: Scope, f: Omit<Carrier
     if (f.customerId) and.push(eb('c.customer_id', '=', f.customerId));
     if (f.type) and.push(eb('c.type', '=', f.type));
     if (f.status) and.push(eb('c.status', '=', f.status));
+    if (f.mode) and.push(eb('c.mode', '=', f.mode));
+    if (f.alarmOn !== undefined) and.push(eb('c.alarm_on', '=', f.alarmOn));
     if (sub) and.push(sub.length ? eb('c.scene_id', 'in', sub) : eb.val(false));
     if (f.name) and.push(eb('c.name', 'ilike', contains(f.name)));
     return eb.and(and);
@@ -134,6 +144,12 @@ const columns = (b: CarrierBody) => ({
   type: b.type,
   status: b.status,
   alarm_on: b.alarmOn,
+  mode: b.mode,
+  load_type: b.loadType,
+  traceable: b.traceable,
+  is_kpi: b.isKpi,
+  sample_mode: b.sampleMode,
+  alarm_methods: b.alarmMethods.join(','),
   temp_min: b.tempMin,
   temp_max: b.tempMax,
   hum_min: b.humMin,
@@ -151,9 +167,34 @@ export async function add(q: Queryable, scope: Scope, b: CarrierBody) {
   return { id: row.id };
 }
 
+/** Spec §2 /noti/alarmLog: one row per carrier whose alarm switch changed. */
+async function logSwitch(k: Kysely<DB>, scope: Scope, rows: { id: number; customer_id: number; name: string }[], alarmOn: boolean) {
+  if (!rows.length) return;
+  await k
+    .insertInto('alarm_switch_log')
+    .values(rows.map((r) => ({ customer_id: r.customer_id, carrier_id: r.id, carrier_name: r.name, alarm_on: alarmOn, user_id: scope.userId, operator: scope.name || scope.account })))
+    .execute();
+}
+
+/** Switches the alarm of carriers on or off; carriers already in that state are left alone and not logged. */
+export async function alarmSwitch(q: Queryable, scope: Scope, ids: number[], alarmOn: boolean) {
+  const k = scoped(q, scope);
+  await idsInScope(k, scope, 'carrier', ids);
+  const changed = await k
+    .updateTable('carrier')
+    .set({ alarm_on: alarmOn })
+    .where('id', 'in', ids)
+    .where('alarm_on', '<>', alarmOn)
+    .returning(['id', 'customer_id', 'name'])
+    .execute();
+  await logSwitch(k, scope, changed, alarmOn);
+  return { changed: changed.length };
+}
+
 export async function update(q: Queryable, scope: Scope, b: CarrierBody & { id: number }) {
   const k = scoped(q, scope);
   const cur = await rowInScope(k, scope, 'carrier', b.id);
+  const before = await k.selectFrom('carrier').select('alarm_on').where('id', '=', b.id).executeTakeFirstOrThrow();
   await checkRefs(k, scope, b, cur.customer_id);
   await checkName(k, cur.customer_id, b.name, b.id);
   await mapUnique(() => k.updateTable('carrier').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
@@ -161,6 +202,7 @@ export async function update(q: Queryable, scope: Scope, b: CarrierBody & { id: 
   });
   await checkHumidityZone(k, b.id, 'humMin');
   await setContacts(k, b.id, cur.customer_id, b.contactIds);
+  if (before.alarm_on !== b.alarmOn) await logSwitch(k, scope, [{ id: b.id, customer_id: cur.customer_id, name: b.name }], b.alarmOn);
   return { id: b.id };
 }
 

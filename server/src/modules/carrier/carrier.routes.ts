@@ -22,6 +22,13 @@ export const carrierRoutes: Module = (app, { db }) => {
     mutate(db, req, { module: 'carrier', method: 'update', content: `update carrier ${req.body.id}`, params: req.body }, (q) => repo.update(q, req.scope, req.body)),
   );
 
+  serve(app, carrierApi.alarmSwitch, { funcs: ['editCarrier'] }, async (req) => {
+    const { ids, alarmOn } = req.body;
+    return mutate(db, req, { module: 'carrier', method: 'alarmSwitch', content: `alarm ${alarmOn ? 'on' : 'off'} for carriers ${ids.join(',')}`, params: req.body }, (q) =>
+      repo.alarmSwitch(q, req.scope, ids, alarmOn),
+    );
+  });
+
   serve(app, carrierApi.del, { funcs: ['removeCarrier'] }, async (req) => {
     const { ids } = req.query;
     return mutate(db, req, { module: 'carrier', method: 'del', content: `delete carriers ${ids.join(',')}`, params: { ids } }, (q) => repo.remove(q, req.scope, ids));

@@ -13,6 +13,17 @@ export interface AlarmQueueTable {
   queued_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface AlarmSwitchLogTable {
+  id: Generated<number>;
+  customer_id: number;
+  carrier_id: number | null;
+  carrier_name: string;
+  alarm_on: boolean;
+  user_id: number | null;
+  operator: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface AppUserTable {
   id: Generated<number>;
   customer_id: number;
@@ -58,6 +69,11 @@ export interface CarrierTable {
   hum_max: number | null;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   cancelled_by_customer: Generated<boolean>;
+  load_type: Generated<number>;
+  traceable: Generated<boolean>;
+  alarm_methods: Generated<string>;
+  is_kpi: Generated<boolean>;
+  sample_mode: Generated<string>;
 }
 
 export interface CarrierContactTable {
@@ -364,6 +380,23 @@ export interface SceneTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface SceneDevicePositionTable {
+  sensor_id: number;
+  scene_id: number;
+  customer_id: number;
+  x: number;
+  y: number;
+}
+
+export interface ScenePlaneTable {
+  scene_id: number;
+  customer_id: number;
+  mime: string;
+  size: number;
+  data: Buffer;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface SchemaMigrationTable {
   name: string;
   applied_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -451,6 +484,7 @@ export interface UserSessionTable {
 
 export interface DB {
   alarm_queue: AlarmQueueTable;
+  alarm_switch_log: AlarmSwitchLogTable;
   app_user: AppUserTable;
   captcha_spent: CaptchaSpentTable;
   carrier: CarrierTable;
@@ -477,6 +511,8 @@ export interface DB {
   role_scene: RoleSceneTable;
   rollup_pending: RollupPendingTable;
   scene: SceneTable;
+  scene_device_position: SceneDevicePositionTable;
+  scene_plane: ScenePlaneTable;
   schema_migration: SchemaMigrationTable;
   sensor: SensorTable;
   setting: SettingTable;
@@ -491,6 +527,7 @@ export interface DB {
 /** Tables that hold a customer's data, with the column that names the customer. */
 export const TENANT_COLUMN = {
   alarm_queue: 'customer_id',
+  alarm_switch_log: 'customer_id',
   app_user: 'customer_id',
   carrier: 'customer_id',
   carrier_contact: 'customer_id',
@@ -512,6 +549,8 @@ export const TENANT_COLUMN = {
   role_resource: 'customer_id',
   role_scene: 'customer_id',
   scene: 'customer_id',
+  scene_device_position: 'customer_id',
+  scene_plane: 'customer_id',
   sensor: 'customer_id',
   shortcut: 'customer_id',
   stored_file: 'customer_id',
