@@ -15,6 +15,7 @@ export * from './api/device.js';
 export * from './api/history.js';
 export * from './api/contact.js';
 export * from './api/scene.js';
+export * from './api/plane.js';
 export * from './api/syslog.js';
 export * from './api/alarmlog.js';
 export * from './api/exception.js';

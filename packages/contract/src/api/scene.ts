@@ -59,5 +59,13 @@ export const sceneApi = {
   detail: route({ method: 'GET', path: '/service/scene/detail', tag, summary: 'One scene node with its counts', query: idQuery, result: sceneDetail }),
   add: route({ method: 'POST', path: '/service/scene/add', tag, summary: 'Add a node as a child or at the top', body: sceneAddBody, result: z.object({ id: z.number().int(), code: z.string() }) }),
   update: route({ method: 'PUT', path: '/service/scene/update', tag, summary: 'Rename, retype or move a node', body: sceneUpdateBody, result: z.object({ id: z.number().int() }) }),
+  move: route({
+    method: 'PUT',
+    path: '/service/scene/move',
+    tag,
+    summary: 'Drag and drop: put a node under a parent (null: top level) at a position among its siblings',
+    body: z.object({ id: z.number().int().positive(), parentId: z.number().int().positive().nullable(), index: z.number().int().min(0).max(10_000) }),
+    result: z.object({ id: z.number().int() }),
+  }),
   del: route({ method: 'DELETE', path: '/service/scene/del', tag, summary: 'Delete nodes that hold no carriers or children', query: idsQuery, result: deletedResult }),
 };

@@ -20,7 +20,7 @@ function liveSensors(k: Kysely<DB>, carrierIds: number[]): Promise<Raw[]> {
 type Zone = Pick<CarrierRow, 'tempMin' | 'tempMax' | 'humMin' | 'humMax'>;
 
 /** Each sensor's standing against the carrier's zones. */
-const withStates = (zone: Zone, sensors: Raw[]): LiveSensor[] =>
+export const withStates = <T extends Raw>(zone: Zone, sensors: T[]): (T & Pick<LiveSensor, 'tempState' | 'humState' | 'inRange'>)[] =>
   sensors.map((s) => {
     const tempState = rangeState(s.temp, zone.tempMin, zone.tempMax);
     const humState = rangeState(s.hum, zone.humMin, zone.humMax);

@@ -99,21 +99,32 @@ export async function add(q: Queryable, scope: Scope, body: SceneBody & { custom
   );
 }
 
-export async function update(q: Queryable, scope: Scope, body: SceneBody & { id: number }) {
-  const k = scoped(q, scope);
+/** The node to change, locked, in the caller's scope and limit. */
+async function lockedNode(k: Kysely<DB>, scope: Scope, id: number) {
   const row = await k
     .selectFrom('scene as t')
     .select(['t.id', 't.customer_id', 't.parent_id'])
-    .where('t.id', '=', body.id)
+    .where('t.id', '=', id)
     .where((eb) => limitOf(eb, scope, 'scene'))
     .forUpdate()
     .executeTakeFirst();
   if (!row) throw notFound();
-  if (scope.sceneIds !== null && !body.parentId && row.parent_id !== null) throw noPermission();
-  if (body.parentId && body.parentId !== row.parent_id) {
-    await checkParent(k, scope, body.parentId, row.customer_id);
-    if ((await subtreeIds(k, row.id)).includes(body.parentId)) throw new AppError(Code.FAILED, 'errors.rule.sceneParent');
+  return row;
+}
+
+/** A node may move under a parent of its own customer, not a floor plan, not into its own subtree; a limited user keeps it inside its limit. */
+async function checkNewParent(k: Kysely<DB>, scope: Scope, row: { id: number; customer_id: number; parent_id: number | null }, parentId: number | null) {
+  if (scope.sceneIds !== null && !parentId && row.parent_id !== null) throw noPermission();
+  if (parentId && parentId !== row.parent_id) {
+    await checkParent(k, scope, parentId, row.customer_id);
+    if ((await subtreeIds(k, row.id)).includes(parentId)) throw new AppError(Code.FAILED, 'errors.rule.sceneParent');
   }
+}
+
+export async function update(q: Queryable, scope: Scope, body: SceneBody & { id: number }) {
+  const k = scoped(q, scope);
+  const row = await lockedNode(k, scope, body.id);
+  await checkNewParent(k, scope, row, body.parentId);
   if (body.funcType === FLOOR_PLAN) {
     const kid = await k.selectFrom('scene').select('id').where('parent_id', '=', row.id).limit(1).executeTakeFirst();
     if (kid) throw floorPlanNoChildren();
@@ -136,4 +147,28 @@ export async function remove(q: Queryable, scope: Scope, ids: number[]) {
   if (child || carrier) throw inUse('scene');
   const r = await k.deleteFrom('scene').where('id', 'in', ids).executeTakeFirst();
   return { deleted: Number(r.numDeletedRows) };
+}
+
+/**
+ * Drag and drop in the tree: the node goes under `parentId` (null: the customer's top level)
+ * at position `index` among its new siblings, which are numbered again in that order.
+ */
+export async function move(q: Queryable, scope: Scope, body: { id: number; parentId: number | null; index: number }) {
+  const k = scoped(q, scope);
+  const row = await lockedNode(k, scope, body.id);
+  await checkNewParent(k, scope, row, body.parentId);
+  const siblings = await k
+    .selectFrom('scene')
+    .select('id')
+    .where('customer_id', '=', row.customer_id)
+    .where((eb) => (body.parentId ? eb('parent_id', '=', body.parentId) : eb('parent_id', 'is', null)))
+    .where('id', '<>', row.id)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+  const order = siblings.map((x) => x.id);
+  order.splice(Math.min(body.index, order.length), 0, row.id);
+  await k.updateTable('scene').set({ parent_id: body.parentId }).where('id', '=', row.id).execute();
+  for (const [i, id] of order.entries()) await k.updateTable('scene').set({ sort: i }).where('id', '=', id).where('customer_id', '=', row.customer_id).execute();
+  return { id: row.id };
 }

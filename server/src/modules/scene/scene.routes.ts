@@ -57,6 +57,10 @@ export const sceneRoutes: Module = (app, { db }) => {
     mutate(db, req, { module: 'scene', method: 'update', content: `update scene ${req.body.id}`, params: req.body }, (q) => repo.update(q, req.scope, req.body)),
   );
 
+  serve(app, sceneApi.move, { funcs: ['editScene'] }, async (req) =>
+    mutate(db, req, { module: 'scene', method: 'move', content: `move scene ${req.body.id}`, params: req.body }, (q) => repo.move(q, req.scope, req.body)),
+  );
+
   serve(app, sceneApi.del, { funcs: ['removeScene'] }, async (req) => {
     const { ids } = req.query;
     return mutate(db, req, { module: 'scene', method: 'del', content: `delete scenes ${ids.join(',')}`, params: { ids } }, (q) => repo.remove(q, req.scope, ids));

@@ -96,3 +96,36 @@ describe('scene CRUD', () => {
     expect((await req(beta, 'POST', '/service/scene/add', { label: 'Intruder', parentId: a.sceneId })).status).toBe(404);
   });
 });
+
+describe('drag and drop (PUT /service/scene/move)', () => {
+  const labels = async (parentCode?: string) => {
+    const tree = await call(t, a.cookie, 'GET', '/service/share/tree');
+    const find = (nodes: any[]): any => nodes.map((n) => (n.code === parentCode ? n : find(n.children))).find(Boolean);
+    return (parentCode ? find(tree) : tree[0]).children.map((n: any) => n.label);
+  };
+
+  it('reorders siblings and moves a node under another parent', async () => {
+    const x = await call(t, a.cookie, 'POST', '/service/scene/add', { label: 'MoveX' });
+    const y = await call(t, a.cookie, 'POST', '/service/scene/add', { label: 'MoveY' });
+    await call(t, a.cookie, 'PUT', '/service/scene/move', { id: y.id, parentId: null, index: 0 });
+    expect((await labels()).slice(0, 1)).toEqual(['MoveY']);
+    await call(t, a.cookie, 'PUT', '/service/scene/move', { id: x.id, parentId: a.sceneId, index: 0 });
+    expect((await labels(a.sceneCode))[0]).toBe('MoveX');
+    const d = await call(t, a.cookie, 'GET', `/service/scene/detail?id=${x.id}`);
+    expect(d.parentId).toBe(a.sceneId);
+  });
+
+  it('refuses a move under its own child, under a floor plan, or into another customer', async () => {
+    const p = await call(t, a.cookie, 'POST', '/service/scene/add', { label: 'LoopParent' });
+    const c = await call(t, a.cookie, 'POST', '/service/scene/add', { label: 'LoopChild', parentId: p.id });
+    const loop = await req(a.cookie, 'PUT', '/service/scene/move', { id: p.id, parentId: c.id, index: 0 });
+    expect(loop.state.msg).toBe('A node cannot be moved under itself or its own children');
+    const plan = await call(t, a.cookie, 'POST', '/service/scene/add', { label: 'Plan', funcType: 1 });
+    const under = await req(a.cookie, 'PUT', '/service/scene/move', { id: p.id, parentId: plan.id, index: 0 });
+    expect(under.state.msg).toBe('A node with a floor plan cannot have child nodes');
+    const beta = await t.login('beta');
+    const foreign = await req(beta, 'PUT', '/service/scene/move', { id: p.id, parentId: null, index: 0 });
+    expect(foreign.status).toBe(404);
+    expect((await call(t, a.cookie, 'GET', `/service/scene/detail?id=${c.id}`)).parentId).toBe(p.id);
+  });
+});

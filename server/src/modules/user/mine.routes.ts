@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { ALL_FUNCS, AVATAR_MAX_BYTES, Code, IMAGE_EXTENSIONS, SIGNATURE_MAX_BYTES, imageKind, mineApi, toLocale } from '@coldwatch/contract';
+import { ALL_FUNCS, AVATAR_MAX_BYTES, Code, SIGNATURE_MAX_BYTES, mineApi, toLocale } from '@coldwatch/contract';
+import { readImageLogged } from '../../platform/http/upload.js';
 import type { Module } from '../index.js';
 import { AppError, noPermission, notFound } from '../../platform/http/errors.js';
 import { said, serve } from '../../platform/http/route.js';
@@ -8,35 +9,15 @@ import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import { endUserSessions, SESSION_COOKIE } from '../../platform/auth/session.js';
 import { canSee } from '../../platform/auth/scope.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
-import { mutate, writeLog } from '../../platform/audit/audit.js';
+import { mutate } from '../../platform/audit/audit.js';
 import { menuFor } from '../resource/menu.service.js';
 import * as repo from './user.repository.js';
 import * as svc from './user.service.js';
 
-/** Reads one uploaded image: JPG/JPEG/PNG by extension and by its first bytes, below maxBytes. */
-async function readImage(req: FastifyRequest, maxBytes: number): Promise<{ data: Buffer; mime: string }> {
-  if (!req.isMultipart()) throw new AppError(Code.FAILED, 'errors.upload.noFile');
-  const part = await req.file({ limits: { fileSize: maxBytes - 1, files: 1 }, throwFileSizeLimit: false });
-  if (!part) throw new AppError(Code.FAILED, 'errors.upload.noFile');
-  const data = await part.toBuffer();
-  if (part.file.truncated) throw new AppError(Code.FAILED, maxBytes === AVATAR_MAX_BYTES ? 'errors.upload.tooLarge2m' : 'errors.upload.tooLarge500k');
-  const ext = (part.filename.split('.').pop() ?? '').toLowerCase();
-  const kind = imageKind(data);
-  if (!(IMAGE_EXTENSIONS as readonly string[]).includes(ext) || !kind) throw new AppError(Code.FAILED, 'errors.upload.imageType');
-  return { data, mime: kind === 'png' ? 'image/png' : 'image/jpeg' };
-}
-
 /** The caller's own pages (`/personal/material`, `/material`, spec §3 User) and the report signature. */
 export const mineRoutes: Module = async (app, { db }) => {
-  /** Reads the upload outside any transaction; a refused file still leaves its result-0 system-log row. */
-  const readLogged = async (req: FastifyRequest, maxBytes: number, entry: { module: string; method: string; content: string }) => {
-    try {
-      return await readImage(req, maxBytes);
-    } catch (err) {
-      await writeLog(db, req, entry, 0).catch(() => undefined);
-      throw err;
-    }
-  };
+  const readLogged = (req: FastifyRequest, maxBytes: number, entry: { module: string; method: string; content: string }) =>
+    readImageLogged(db, req, maxBytes, maxBytes === AVATAR_MAX_BYTES ? 'errors.upload.tooLarge2m' : 'errors.upload.tooLarge500k', entry);
   // Uploads (avatar, signature); limits are set per call.
   await app.register(multipart, { throwFileSizeLimit: false, limits: { files: 1, fields: 10 } });
 

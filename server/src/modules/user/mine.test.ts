@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
+import { jpeg, png, uploadAs } from '../../../test/upload.js';
 
 /** Login rules (500105, single session → 500104) and the caller's own pages (`/service/mine/*`, signature). */
 
@@ -15,20 +16,7 @@ const call = (method: string, url: string, cookie: string, payload?: unknown) =>
 const loginWith = (account: string, cookie?: string, password = PASSWORD) =>
   t.app.inject({ method: 'POST', url: '/service/user/login', payload: { account, password }, headers: { ...en, ...(cookie ? { cookie } : {}) } });
 
-/** A multipart body with one file part. */
-function multipart(filename: string, data: Buffer, contentType = 'application/octet-stream') {
-  const boundary = '----coldwatch' + Math.random().toString(16).slice(2);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, data, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-const upload = (url: string, cookie: string, filename: string, data: Buffer, type?: string) => {
-  const m = multipart(filename, data, type);
-  return t.app.inject({ method: 'POST', url, payload: m.payload, headers: { ...m.headers, cookie, ...en } });
-};
-const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const png = (size: number) => Buffer.concat([PNG_HEAD, Buffer.alloc(Math.max(0, size - PNG_HEAD.length), 7)]);
-const jpeg = (size: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size - 4, 1)]);
+const upload = (url: string, cookie: string, filename: string, data: Buffer, type?: string) => uploadAs(t, url, cookie, filename, data, type);
 
 describe('login rules', () => {
   it('answers 500105 to a login of the account this browser is already signed in as, and keeps the session', async () => {
