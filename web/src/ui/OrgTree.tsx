@@ -1,7 +1,7 @@
 import { useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Empty, Input, Spin, Tree } from 'antd';
-import type { DataNode } from 'antd/es/tree';
+import type { DataNode, TreeProps } from 'antd/es/tree';
 import { ApartmentOutlined, BankOutlined, ClusterOutlined, ContainerOutlined, EnvironmentOutlined, PictureOutlined } from '@ant-design/icons';
 import { sceneApi, type TreeNode } from '@coldwatch/contract';
 import { useCall } from '../api/hooks';
@@ -54,10 +54,11 @@ const icon = (n: SceneNode): ReactNode => {
   return <ApartmentOutlined />;
 };
 
-/** Tree data with only the nodes matching `q` (and their ancestors). */
-function toData(n: SceneNode, q: string, nodes: Map<string, SceneNode>): DataNode | undefined {
+/** Tree data with only the nodes matching `q` (and their ancestors); `parents` maps a code to its parent node. */
+function toData(n: SceneNode, q: string, nodes: Map<string, SceneNode>, parents: Map<string, SceneNode>): DataNode | undefined {
   nodes.set(n.code, n);
-  const kids = (n.children ?? []).map((c) => toData(c, q, nodes)).filter((c): c is DataNode => !!c);
+  for (const c of n.children ?? []) parents.set(c.code, n);
+  const kids = (n.children ?? []).map((c) => toData(c, q, nodes, parents)).filter((c): c is DataNode => !!c);
   const hit = !q || n.label.toLowerCase().includes(q);
   if (!hit && kids.length === 0) return undefined;
   return { key: n.code, title: n.label, icon: icon(n), children: kids.length ? kids : undefined, isLeaf: !n.children?.length };
@@ -83,12 +84,23 @@ export interface OrgTreeProps {
   height?: number;
   /** Also list carriers as leaves (nodeType 'carrier', carrierId set). */
   withCarrier?: boolean;
+  /**
+   * Drag and drop of scene nodes: `onMove` gets the node, its new parent (a scene, or the
+   * customer node for the top level) and its position among the parent's other children.
+   */
+  onMove?: (m: SceneMove) => void;
   style?: CSSProperties;
   className?: string;
 }
 
+export interface SceneMove {
+  node: SceneNode;
+  parent: SceneNode;
+  index: number;
+}
+
 /** The organisation tree of spec §2: node key = scene code; data from /service/share/tree. */
-export function OrgTree({ onSelect, selectedKey, defaultSelectedKey, searchable = true, height, withCarrier, style, className }: OrgTreeProps) {
+export function OrgTree({ onSelect, selectedKey, defaultSelectedKey, searchable = true, height, withCarrier, onMove, style, className }: OrgTreeProps) {
   const { t } = useTranslation();
   const tree = useSceneTree({ withCarrier });
   const [q, setQ] = useState('');
@@ -96,12 +108,31 @@ export function OrgTree({ onSelect, selectedKey, defaultSelectedKey, searchable 
   const [expanded, setExpanded] = useState<string[] | undefined>();
   const selected = selectedKey ?? own;
 
-  const { data, nodes, root } = useMemo(() => {
+  const { data, nodes, parents, root } = useMemo(() => {
     const nodes = new Map<string, SceneNode>();
+    const parents = new Map<string, SceneNode>();
     const root = tree.data === undefined ? undefined : withRoot(tree.data, t('common:tree.all'));
-    const data = root ? toData(root, q.trim().toLowerCase(), nodes) : undefined;
-    return { data, nodes, root };
+    const data = root ? toData(root, q.trim().toLowerCase(), nodes, parents) : undefined;
+    return { data, nodes, parents, root };
   }, [tree.data, q, t]);
+
+  const drop: TreeProps['onDrop'] = (info) => {
+    const node = nodes.get(String(info.dragNode.key));
+    const target = nodes.get(String(info.node.key));
+    if (!node || !target || !onMove) return;
+    const siblingsOf = (p: SceneNode) => p.children.filter((c) => c.nodeType === 'scene' && c.code !== node.code);
+    if (!info.dropToGap) {
+      onMove({ node, parent: target, index: 0 });
+      return;
+    }
+    const parent = parents.get(target.code);
+    if (!parent) return;
+    // antd's dropPosition is relative to the target's position: -1 before it, 1 after it.
+    const pos = String(info.node.pos).split('-');
+    const after = info.dropPosition - Number(pos[pos.length - 1]) > 0;
+    const at = siblingsOf(parent).findIndex((c) => c.code === target.code);
+    onMove({ node, parent, index: Math.max(0, at + (after ? 1 : 0)) });
+  };
 
   // While filtering every match is shown open; otherwise the root and first level start open.
   const expandedKeys = q.trim() ? keysOf(data, 64) : (expanded ?? keysOf(data, 1));
@@ -133,6 +164,14 @@ export function OrgTree({ onSelect, selectedKey, defaultSelectedKey, searchable 
           expandedKeys={expandedKeys}
           onExpand={(keys) => setExpanded(keys.map(String))}
           selectedKeys={selected ? [selected] : []}
+          draggable={onMove ? { icon: false, nodeDraggable: (d) => nodes.get(String(d.key))?.nodeType === 'scene' } : false}
+          allowDrop={({ dropNode, dropPosition }) => {
+            const target = nodes.get(String(dropNode.key));
+            // Inside: a customer node or an organisation, map or menu node (a floor plan takes no children); beside: a scene.
+            if (dropPosition === 0) return target?.nodeType === 'customer' || (target?.nodeType === 'scene' && target.funcType !== 1);
+            return target?.nodeType === 'scene';
+          }}
+          onDrop={drop}
           onSelect={(keys) => {
             const code = keys.length ? String(keys[0]) : selected;
             if (!code) return;
