@@ -30,6 +30,8 @@ export const carrierBody = z
     humMin: r.humidity.nullable().default(null),
     humMax: r.humidity.nullable().default(null),
     contactIds: z.array(z.number().int().positive()).default([]),
+    /** The sensors bound to the carrier: when given, exactly these (others are unbound); left out, the binding stays. */
+    sensorIds: z.array(z.number().int().positive()).max(500).optional(),
   })
   .superRefine((c, ctx) => {
     for (const [lo, hi] of [['tempMin', 'tempMax'], ['humMin', 'humMax']] as const) {

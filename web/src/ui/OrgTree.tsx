@@ -2,7 +2,8 @@ import { useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Empty, Input, Spin, Tree } from 'antd';
 import type { DataNode, TreeProps } from 'antd/es/tree';
-import { ApartmentOutlined, BankOutlined, ClusterOutlined, ContainerOutlined, EnvironmentOutlined, PictureOutlined } from '@ant-design/icons';
+import { BankOutlined, ClusterOutlined, ContainerOutlined } from '@ant-design/icons';
+import { funcTypeIcon } from './funcTypes';
 import { sceneApi, type TreeNode } from '@coldwatch/contract';
 import { useCall } from '../api/hooks';
 import { useAuth } from '../app/auth';
@@ -49,9 +50,7 @@ const icon = (n: SceneNode): ReactNode => {
   if (n.code === ALL_NODE || n.nodeType === 'all') return <ClusterOutlined />;
   if (n.nodeType === 'customer') return <BankOutlined />;
   if (n.nodeType === 'carrier' || n.carrierId) return <ContainerOutlined />;
-  if (n.funcType === 1) return <PictureOutlined />;
-  if (n.funcType === 2) return <EnvironmentOutlined />;
-  return <ApartmentOutlined />;
+  return funcTypeIcon(n.funcType);
 };
 
 /** Tree data with only the nodes matching `q` (and their ancestors); `parents` maps a code to its parent node. */

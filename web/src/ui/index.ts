@@ -9,3 +9,5 @@ export { LogoMark } from './Logo';
 export { PageCard } from './PageCard';
 export { VirtualGrid } from './VirtualGrid';
 export type { VirtualGridProps } from './VirtualGrid';
+export { TreePage } from './TreePage';
+export { FUNC_TYPES, funcTypeIcon } from './funcTypes';

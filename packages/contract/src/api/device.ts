@@ -98,6 +98,7 @@ export const sensorApi = {
         gatewayId: id.optional(),
         carrierId: id.optional(),
         bound: flag,
+        customerId: id.optional(),
       },
       ['devNo', 'type', 'status', 'lastTs', 'createdAt'],
     ),

@@ -138,6 +138,17 @@ async function setContacts(k: Kysely<DB>, carrierId: number, customerId: number,
   }
 }
 
+/** The carrier's sensors become exactly `sensorIds`: each in the caller's scope and the carrier's customer (spec: no cross-customer binding). */
+async function setSensors(k: Kysely<DB>, scope: Scope, carrierId: number, customerId: number, sensorIds: number[] | undefined) {
+  if (sensorIds === undefined) return;
+  const ids = [...new Set(sensorIds)];
+  if (ids.length) for (const s of await idsInScope(k, scope, 'sensor', ids)) sameCustomer(s, customerId, 'sensor');
+  let unbind = k.updateTable('sensor').set({ carrier_id: null }).where('carrier_id', '=', carrierId);
+  if (ids.length) unbind = unbind.where('id', 'not in', ids);
+  await unbind.execute();
+  if (ids.length) await k.updateTable('sensor').set({ carrier_id: carrierId }).where('id', 'in', ids).where('customer_id', '=', customerId).execute();
+}
+
 const columns = (b: CarrierBody) => ({
   scene_id: b.sceneId,
   name: b.name,
@@ -164,6 +175,8 @@ export async function add(q: Queryable, scope: Scope, b: CarrierBody) {
     carrier_customer_id_name: nameExists(),
   });
   await setContacts(k, row.id, customerId, b.contactIds);
+  await setSensors(k, scope, row.id, customerId, b.sensorIds);
+  await checkHumidityZone(k, row.id, 'humMin');
   return { id: row.id };
 }
 
@@ -200,6 +213,7 @@ export async function update(q: Queryable, scope: Scope, b: CarrierBody & { id: 
   await mapUnique(() => k.updateTable('carrier').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
     carrier_customer_id_name: nameExists(),
   });
+  await setSensors(k, scope, b.id, cur.customer_id, b.sensorIds);
   await checkHumidityZone(k, b.id, 'humMin');
   await setContacts(k, b.id, cur.customer_id, b.contactIds);
   if (before.alarm_on !== b.alarmOn) await logSwitch(k, scope, [{ id: b.id, customer_id: cur.customer_id, name: b.name }], b.alarmOn);

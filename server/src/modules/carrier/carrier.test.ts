@@ -147,3 +147,24 @@ describe('the alarm switch and its log (spec §2 /noti/alarmLog)', () => {
     expect(log.rows).toEqual([expect.objectContaining({ carrierId: c.id, alarmOn: false })]);
   });
 });
+
+describe('binding sensors through the carrier form (sensorIds)', () => {
+  it('binds exactly the sensors given, unbinds the others, and refuses a foreign sensor', async () => {
+    const s2 = await call(t, a.cookie, 'POST', '/service/sensor/add', { devNo: 'ALPHABIND2', type: 'zigbee_th', gatewayId: a.gatewayId });
+    const c = await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Bound by form', sensorIds: [s2.id] }));
+    expect((await call(t, a.cookie, 'GET', `/service/sensor/detail?id=${s2.id}`)).carrierId).toBe(c.id);
+    const foreign = await req(a.cookie, 'PUT', '/service/carrier/update', body({ id: c.id, name: 'Bound by form', sensorIds: [b.sensorId] }));
+    expect(foreign.status).toBe(404);
+    expect((await call(t, a.cookie, 'GET', `/service/sensor/detail?id=${s2.id}`)).carrierId).toBe(c.id);
+    await call(t, a.cookie, 'PUT', '/service/carrier/update', body({ id: c.id, name: 'Bound by form', sensorIds: [] }));
+    expect((await call(t, a.cookie, 'GET', `/service/sensor/detail?id=${s2.id}`)).carrierId).toBeNull();
+  });
+
+  it('refuses binding only thermometers to a carrier with a humidity zone, and binds nothing', async () => {
+    const th = await call(t, a.cookie, 'POST', '/service/sensor/add', { devNo: 'ALPHATHERMO', type: 'lora_t', gatewayId: a.gatewayId });
+    const r = await req(a.cookie, 'POST', '/service/carrier/add', body({ name: 'Hum zone', humMin: 30, humMax: 60, sensorIds: [th.id] }));
+    expect(r.status).toBe(400);
+    expect((await call(t, a.cookie, 'GET', `/service/sensor/detail?id=${th.id}`)).carrierId).toBeNull();
+    expect((await call(t, a.cookie, 'GET', '/service/carrier/page?name=Hum%20zone')).total).toBe(0);
+  });
+});

@@ -21,7 +21,7 @@ export function requireBoundWhenLimited(scope: Scope, carrierId: number | null |
 }
 
 /** A referenced record (the scene of a carrier, the gateway of a sensor) must be the record's own customer's. */
-export function sameCustomer(ref: { customer_id: number }, customerId: number, what: 'scene' | 'carrier' | 'gateway' | 'contact') {
+export function sameCustomer(ref: { customer_id: number }, customerId: number, what: 'scene' | 'carrier' | 'gateway' | 'contact' | 'sensor') {
   if (ref.customer_id !== customerId) throw new AppError(Code.FAILED, `errors.foreign.${what}`);
 }
 

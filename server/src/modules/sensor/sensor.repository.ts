@@ -51,6 +51,7 @@ export interface SensorFilter extends PageInput {
   gatewayId?: number;
   carrierId?: number;
   bound?: boolean;
+  customerId?: number;
 }
 
 const SORTABLE = { devNo: 'x.dev_no', type: 'x.type', status: 'x.status', lastTs: 'x.last_ts', createdAt: 'x.created_at' };
@@ -64,6 +65,7 @@ export function page(q: Queryable, scope: Scope, f: SensorFilter) {
     if (f.gatewayId) and.push(eb('x.gateway_id', '=', f.gatewayId));
     if (f.carrierId) and.push(eb('x.carrier_id', '=', f.carrierId));
     if (f.bound !== undefined) and.push(eb('x.carrier_id', f.bound ? 'is not' : 'is', null));
+    if (f.customerId) and.push(eb('x.customer_id', '=', f.customerId));
     return eb.and(and);
   });
   return paged(query, f, { sortable: SORTABLE, by: 'x.id' });
