@@ -39,6 +39,8 @@ export const MENU: MenuEntry[] = [
       { code: 'refrigeratory', url: '/carrier/refrigeratory', object: 'Carrier' },
       { code: 'warehouse', url: '/carrier/warehouse', object: 'Carrier' },
       { code: 'store', url: '/carrier/store', object: 'Carrier' },
+      // Spec §2 lists /carrier/other among the routes; its menu name is not given.
+      { code: 'otherCarrier', url: '/carrier/other', object: 'Carrier' },
     ],
   },
   {

@@ -40,6 +40,19 @@ export interface PageDef {
   Component: LazyExoticComponent<ComponentType>;
 }
 
+const carrierPage = (type: number) => page(() => import('../features/carrier/CarrierListPage').then((m) => ({ default: m.carrierListOf(type) })));
+
+/** The carrier list routes of spec §2 with their menu codes (§2 menu module names). */
+const CARRIER_PAGES: { type: number; path: string; menuCode: string }[] = [
+  { type: 1, path: '/carrier/incubator', menuCode: 'incubator' },
+  { type: 2, path: '/carrier/refrigerator', menuCode: 'fridge' },
+  { type: 3, path: '/carrier/vehicle', menuCode: 'car' },
+  { type: 4, path: '/carrier/refrigeratory', menuCode: 'refrigeratory' },
+  { type: 5, path: '/carrier/warehouse', menuCode: 'warehouse' },
+  { type: 6, path: '/carrier/store', menuCode: 'store' },
+  { type: 7, path: '/carrier/other', menuCode: 'otherCarrier' },
+];
+
 export const PAGES: PageDef[] = [
   { path: '/home', titleKey: 'shell:page.home', Component: page(() => import('../features/home/HomePage')) },
   {
@@ -104,6 +117,16 @@ export const PAGES: PageDef[] = [
     rootOnly: true,
     Component: page(() => import('../features/sys/ResourcePage')),
   },
+  ...CARRIER_PAGES.map((c) => ({ path: c.path, titleKey: `carrier:type.${c.type}`, menuCode: c.menuCode, funcs: ['viewCarrier'], Component: carrierPage(c.type) })),
+  {
+    path: '/carrierDetailPage',
+    titleKey: 'shell:page.carrierDetail',
+    funcs: ['viewCarrier'],
+    Component: page(() => import('../features/carrier/CarrierDetailPage')),
+  },
+  { path: '/arch/architecture', titleKey: 'shell:page.scene', menuCode: 'scene', funcs: ['viewScene'], Component: page(() => import('../features/arch/ScenePage')) },
+  { path: '/arch/contacts', titleKey: 'shell:page.contacts', menuCode: 'contact', funcs: ['viewContact'], Component: page(() => import('../features/contact/ContactPage')) },
+  { path: '/noti/alarmLog', titleKey: 'shell:page.alarmLog', menuCode: 'alarmLog', funcs: ['viewAlarmRecord'], Component: page(() => import('../features/alarmlog/AlarmLogPage')) },
   { path: '/personal/material', titleKey: 'shell:page.material', Component: page(() => import('../features/personal/MaterialPage')) },
 ];
 
@@ -112,6 +135,8 @@ export const SECTION_REDIRECTS: Record<string, string> = {
   '/layout': '/home',
   '/databoard': '/databoard/deviceMonitor',
   '/abnormal': '/abnormal/dataex',
+  '/carrier': '/carrier/incubator',
+  '/arch': '/arch/architecture',
   '/personal': '/personal/material',
   // Spec §2 top-level /material (edit profile): the same page, one tab.
   '/material': '/personal/material',

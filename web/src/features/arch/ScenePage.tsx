@@ -13,7 +13,7 @@ import { carrierApi, sceneApi } from '@coldwatch/contract';
 import { idList } from '../../api/call';
 import { useAction, useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
-import { OrgTree, PageCard, PagedTable, SCENE_TREE_KEY, TreePage, funcTypeIcon, type SceneMove, type SceneNode } from '../../ui';
+import { OrgTree, PageCard, PagedTable, SCENE_TREE_KEY, TreePage, funcTypeIcon, useSceneTree, type SceneMove, type SceneNode } from '../../ui';
 import { SceneDialog, type SceneTarget } from './SceneDialog';
 import { carrierTypeLabel } from '../carrier/carrierLabels';
 
@@ -22,7 +22,10 @@ export default function ScenePage() {
   const { can } = useAuth();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const [node, setNode] = useState<SceneNode | undefined>();
+  const [picked, setNode] = useState<SceneNode | undefined>();
+  const tree = useSceneTree();
+  // Nothing picked yet: a customer user starts on its own customer (where top-level nodes are added).
+  const node = picked ?? (tree.data?.length === 1 && tree.data[0].nodeType === 'customer' ? tree.data[0] : undefined);
   const [dialog, setDialog] = useState<SceneTarget | null>(null);
   const sceneId = node?.nodeType === 'scene' ? node.scene_id! : undefined;
   const detail = useCall(sceneApi.detail, { query: { id: sceneId ?? 0 } }, { enabled: !!sceneId });

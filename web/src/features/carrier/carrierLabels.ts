@@ -2,7 +2,9 @@ import type { TFunction } from 'i18next';
 import { CARRIER_TYPES } from '@coldwatch/contract';
 
 /** Labels of the carrier catalogues, from the `carrier` namespace whatever the caller's namespace. */
-export const carrierTypeLabel = (t: TFunction, type: number) => t(`carrier:type.${type}`, { defaultValue: String(type) });
+export const carrierTypeLabel = (t: TFunction, type: number) => t(`monitor:carrierType.${type}`, { defaultValue: String(type) });
+/** The plural of a type: the title of its list page. */
+export const carrierTypePlural = (t: TFunction, type: number) => t(`carrier:type.${type}`, { defaultValue: String(type) });
 export const carrierStatusLabel = (t: TFunction, status: number) => t(`carrier:status.${status}`, { defaultValue: String(status) });
 
 /** Colours of carrier status tags (spec §4: running, scrapped, spare, awaiting repair, defrost). */
