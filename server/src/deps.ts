@@ -19,6 +19,8 @@ export interface AppDeps {
   jobs?: JobRunner;
   /** Counters and summaries of /metrics (made by buildApp). */
   metrics?: Metrics;
+  /** The embedded broker's port once it listens (main.ts): the set-up wizard tells gateways where to connect. */
+  mqttPort?: number;
   /** Faults of the database, the broker and ingest (platform/health); made by healthOf(deps). */
   health?: Health;
 }

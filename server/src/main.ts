@@ -130,6 +130,7 @@ async function main() {
   // The presence scan runs as a job (below), not as ingest's own timer.
   const ingest = await startIngest(deps, { mqttPort: config.mqttPort, mqttPortExplicit: config.mqttPortExplicit, presence: false });
   running.set('ingest', () => ingest.stop());
+  deps.mqttPort = ingest.mqttPort;
 
   // Periodic jobs: presence, rollups, notice retries, retention (docs/jobs.md).
   const jobs = await startJobs(deps, { alarm });

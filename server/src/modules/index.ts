@@ -7,6 +7,7 @@ import { mineRoutes } from './user/mine.routes.js';
 import { sceneRoutes } from './scene/scene.routes.js';
 import { carrierRoutes } from './carrier/carrier.routes.js';
 import { planeRoutes } from './plane/plane.routes.js';
+import { wizardRoutes } from './wizard/wizard.routes.js';
 import { gatewayRoutes } from './gateway/gateway.routes.js';
 import { sensorRoutes } from './sensor/sensor.routes.js';
 import { contactRoutes } from './contact/contact.routes.js';
@@ -31,4 +32,4 @@ export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes];
+export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes];
