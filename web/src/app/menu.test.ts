@@ -8,7 +8,7 @@ const node = (id: number, code: string, url: string, children?: MenuNode[], hidd
 const serverMenu: MenuNode[] = [
   node(1, 'home', '/home', undefined, true),
   node(2, 'databoard', '/databoard', [node(3, 'deviceMonitor', '/databoard/deviceMonitor'), node(4, 'Map', '/databoard/monitorMap')]),
-  node(5, 'carrier', '/carrier', [node(6, 'incubator', '/carrier/incubator')]),
+  node(5, 'count', '/count', [node(6, 'statistic', '/count/statistic')]),
   node(7, 'log', '/noti', [node(8, 'noticelog', '/noti/notification'), node(9, 'sysLog', '/noti/sysLog')]),
   node(10, 'workOrder', '/order/workOrder'),
 ];
@@ -77,5 +77,6 @@ describe('user menu', () => {
     expect(userMenuKeys(1)).not.toContain('proxy');
     expect(userMenuKeys(3)).not.toContain('proxy');
     expect(userMenuKeys(0)).toEqual(['profile', 'password', 'loginQr', 'language', 'logout']);
+    expect(userMenuKeys(1, true)).toEqual(['profile', 'password', 'wizard', 'enroll', 'loginQr', 'language', 'logout']);
   });
 });

@@ -35,6 +35,23 @@ export function useSceneTree(opts: { withCarrier?: boolean } = {}) {
   return useCall(sceneApi.tree, { query: { all: all ? 'true' : undefined, withCarrier: withCarrier ? 'true' : undefined } }, { enabled: loggedIn, staleTime: 5 * 60_000 });
 }
 
+/** A TreeSelect entry of a scene picker: scenes selectable (value = scene id), customers as headings, carriers left out. */
+export interface SceneOption {
+  value: string;
+  title: string;
+  selectable: boolean;
+  children: SceneOption[];
+}
+
+export function sceneOption(n: SceneNode): SceneOption {
+  return {
+    value: n.nodeType === 'scene' ? String(n.scene_id) : n.code,
+    title: n.label,
+    selectable: n.nodeType === 'scene',
+    children: n.children.filter((c) => c.nodeType !== 'carrier').map(sceneOption),
+  };
+}
+
 /** Finds a node by code. */
 export function findNode(root: SceneNode | undefined, code: string): SceneNode | undefined {
   if (!root) return undefined;

@@ -1,5 +1,5 @@
-export { OrgTree, useSceneTree, withRoot, findNode, ALL_NODE, SCENE_TREE_KEY } from './OrgTree';
-export type { OrgTreeProps, SceneMove, SceneNode } from './OrgTree';
+export { OrgTree, useSceneTree, withRoot, findNode, sceneOption, ALL_NODE, SCENE_TREE_KEY } from './OrgTree';
+export type { OrgTreeProps, SceneMove, SceneNode, SceneOption } from './OrgTree';
 export { PagedTable } from './PagedTable';
 export type { FiltersOf, PagedRoute, PagedTableProps, PagedTableRef, PagedResult, RowOf } from './PagedTable';
 export { SearchBar, toSearchValues, useRangePresets } from './SearchBar';

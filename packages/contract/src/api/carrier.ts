@@ -14,7 +14,7 @@ export const carrierRow = z.object({
   type: z.number().int(),
   status: z.number().int(),
   alarmOn: z.boolean(),
-  mode: z.string(),
+  mode: z.enum(CARRIER_MODES),
   loadType: z.number().int(),
   traceable: z.boolean(),
   isKpi: z.boolean(),

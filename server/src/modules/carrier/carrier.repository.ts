@@ -22,7 +22,7 @@ export function carrierSelect(k: Kysely<DB>) {
       'c.type',
       'c.status',
       'c.alarm_on as alarmOn',
-      'c.mode',
+      sql<CarrierMode>`c.mode`.as('mode'),
       'c.load_type as loadType',
       'c.traceable',
       'c.is_kpi as isKpi',

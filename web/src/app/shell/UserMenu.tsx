@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { App, Avatar, Dropdown, Space, Typography, type MenuProps } from 'antd';
-import { EditOutlined, GlobalOutlined, KeyOutlined, LogoutOutlined, QrcodeOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { ApiOutlined, EditOutlined, GlobalOutlined, KeyOutlined, LogoutOutlined, QrcodeOutlined, RocketOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { USER_TYPE } from '@coldwatch/contract';
@@ -17,7 +17,7 @@ import { avatarUrl } from '../../features/personal/avatar';
 
 export function UserMenu() {
   const { t } = useTranslation();
-  const { user, userType } = useAuth();
+  const { user, userType, can } = useAuth();
   const doLogout = useLogout();
   const navigate = useNavigate();
   const { message } = App.useApp();
@@ -28,11 +28,13 @@ export function UserMenu() {
     profile: { key: 'profile', icon: <EditOutlined />, label: t('shell:user.profile') },
     password: { key: 'password', icon: <KeyOutlined />, label: t('shell:user.password') },
     proxy: { key: 'proxy', icon: <SwapOutlined />, label: t('shell:user.proxy') },
+    wizard: { key: 'wizard', icon: <RocketOutlined />, label: t('shell:user.wizard') },
+    enroll: { key: 'enroll', icon: <ApiOutlined />, label: t('shell:user.enroll') },
     loginQr: { key: 'loginQr', icon: <QrcodeOutlined />, label: t('shell:user.loginQr') },
     language: { key: 'language', icon: <GlobalOutlined />, label: t('shell:user.language'), children: langItems },
     logout: { key: 'logout', icon: <LogoutOutlined />, label: t('shell:user.logout'), danger: true },
   };
-  const keys = userMenuKeys(userType);
+  const keys = userMenuKeys(userType, can('newGateway', 'newSensor', 'newCarrier'));
   const items: MenuProps['items'] = [
     {
       key: 'who',
@@ -63,6 +65,7 @@ export function UserMenu() {
             if (key === 'profile') return navigate('/personal/material');
             if (key === 'password') return navigate('/personal/material?tab=password');
             if (key === 'loginQr') return setDialog('qr');
+            if (key === 'wizard' || key === 'enroll') return navigate('/wizard');
             if (key === 'proxy') return setDialog('proxy');
             if (key === 'logout') {
               try {

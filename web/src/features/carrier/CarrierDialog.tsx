@@ -22,7 +22,7 @@ import {
 import { call } from '../../api/call';
 import { useCall } from '../../api/hooks';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
-import { useSceneTree, withRoot, type SceneNode } from '../../ui';
+import { sceneOption, useSceneTree, withRoot, type SceneNode } from '../../ui';
 import { fieldErrors, rules, trimmed, zodRule } from '../sys/formRules';
 import { carrierStatusLabel, carrierTypeLabel } from './carrierLabels';
 
@@ -47,16 +47,6 @@ interface Values {
 }
 
 const FIELDS = ['name', 'type', 'sceneId', 'status', 'mode', 'loadType', 'traceable', 'alarmOn', 'isKpi', 'sampleMode', 'alarmMethods', 'tempMin', 'tempMax', 'humMin', 'humMax', 'contactIds', 'sensorIds'];
-
-/** Scene nodes of the tree as TreeSelect data: customers are headings (not selectable), scenes selectable. */
-function sceneOptions(n: SceneNode): { value: string; title: string; selectable: boolean; children: ReturnType<typeof sceneOptions>[] } {
-  return {
-    value: n.nodeType === 'scene' ? String(n.scene_id) : n.code,
-    title: n.label,
-    selectable: n.nodeType === 'scene',
-    children: n.children.filter((c) => c.nodeType !== 'carrier').map(sceneOptions),
-  };
-}
 
 function customerOfScene(root: SceneNode | undefined, sceneId: number | undefined): number | undefined {
   if (!root || !sceneId) return undefined;
@@ -94,7 +84,7 @@ export function CarrierDialog({ target, defaultType, defaultSceneId, onClose, on
   const editingId = target && target !== 'new' ? target.id : undefined;
   const tree = useSceneTree();
   const root = useMemo(() => (tree.data ? withRoot(tree.data, t('common:tree.all')) : undefined), [tree.data, t]);
-  const treeData = useMemo(() => (root ? root.children.map(sceneOptions) : []), [root]);
+  const treeData = useMemo(() => (root ? root.children.map(sceneOption) : []), [root]);
   const sceneId = Form.useWatch('sceneId', form);
   const sensorIds = Form.useWatch('sensorIds', form);
   const customerId = customerOfScene(root, sceneId ? Number(sceneId) : undefined);

@@ -5,6 +5,7 @@ import { useAuth } from '../../app/auth';
 import { CarrierKpis, CarrierStatusWidget } from './CarrierWidgets';
 import { DeviceWidget } from './DeviceWidget';
 import { ExceptionStatsWidget, LatestExceptions } from './ExceptionWidgets';
+import { WizardOffer } from '../wizard/WizardOffer';
 import './home.css';
 
 /** /home (spec §2): carrier status, bound devices, exception statistics and the latest five exceptions. */
@@ -20,6 +21,7 @@ export default function HomePage() {
 
   return (
     <div className="cw-home">
+      <WizardOffer />
       <div className="cw-home-welcome">
         <div>
           <Typography.Title level={4} style={{ margin: 0 }}>
