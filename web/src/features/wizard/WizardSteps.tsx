@@ -317,6 +317,7 @@ export function ConnectPanel({ sn, secret, gatewayId, onSecret }: { sn?: string;
       items={[
         { key: 'host', label: t('connect.host'), children: <Typography.Text copyable>{i.mqttHost}</Typography.Text> },
         { key: 'port', label: t('connect.port'), children: i.mqttPort ?? '--' },
+        { key: 'client', label: t('connect.clientId'), children: <Typography.Text copyable>{sn}</Typography.Text> },
         { key: 'user', label: t('connect.username'), children: <Typography.Text copyable>{sn}</Typography.Text> },
         {
           key: 'secret',
