@@ -127,6 +127,7 @@ export const PAGES: PageDef[] = [
   { path: '/arch/architecture', titleKey: 'shell:page.scene', menuCode: 'scene', funcs: ['viewScene'], Component: page(() => import('../features/arch/ScenePage')) },
   { path: '/arch/contacts', titleKey: 'shell:page.contacts', menuCode: 'contact', funcs: ['viewContact'], Component: page(() => import('../features/contact/ContactPage')) },
   { path: '/noti/alarmLog', titleKey: 'shell:page.alarmLog', menuCode: 'alarmLog', funcs: ['viewAlarmRecord'], Component: page(() => import('../features/alarmlog/AlarmLogPage')) },
+  { path: '/plan', titleKey: 'shell:page.plan', funcs: ['viewScene'], Component: page(() => import('../features/plan/PlanPage')) },
   { path: '/wizard', titleKey: 'shell:page.wizard', funcs: ['newGateway', 'newSensor', 'newCarrier'], Component: page(() => import('../features/wizard/WizardPage')) },
   { path: '/personal/material', titleKey: 'shell:page.material', Component: page(() => import('../features/personal/MaterialPage')) },
 ];

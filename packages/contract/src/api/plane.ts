@@ -15,7 +15,14 @@ const fraction = z.number().min(0, { error: 'errors.rule.planePosition' }).max(1
 
 export const planePosition = z.object({ sensorId: z.number().int().positive(), x: fraction, y: fraction });
 
-export const placedSensor = liveSensor.extend({ x: z.number(), y: z.number(), carrierName: z.string().nullable() });
+export const placedSensor = liveSensor.extend({
+  x: z.number(),
+  y: z.number(),
+  carrierName: z.string().nullable(),
+  /** The carrier's range, so that live values are coloured as they arrive. */
+  tempMin: z.number().nullable(),
+  tempMax: z.number().nullable(),
+});
 export type PlacedSensor = z.infer<typeof placedSensor>;
 
 export const unplacedSensor = z.object({ id: z.number().int(), devNo: z.string(), type: z.string(), carrierId: z.number().int().nullable(), carrierName: z.string().nullable() });

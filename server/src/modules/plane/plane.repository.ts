@@ -107,5 +107,5 @@ export async function placed(q: Queryable, scope: Scope, sceneId: number) {
     .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
     .orderBy('x.dev_no')
     .execute();
-  return rows.map(({ tempMin, tempMax, humMin, humMax, ...r }) => withStates({ tempMin, tempMax, humMin, humMax }, [r])[0]);
+  return rows.map(({ humMin, humMax, ...r }) => withStates({ tempMin: r.tempMin, tempMax: r.tempMax, humMin, humMax }, [r])[0]);
 }
