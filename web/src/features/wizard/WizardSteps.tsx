@@ -184,8 +184,13 @@ export function CarrierStep({ progress, zones, onBack, onDone }: { progress: Wiz
   const types = (sensors.data?.rows ?? []).filter((s) => progress.sensorIds.includes(s.id)).map((s) => s.type).filter((x) => x !== 'gas' && x !== 'magnet');
   const thermometersOnly = types.length > 0 && !types.some(sensorMeasuresHumidity);
 
+  // A carrier saved earlier (resume, or the step before): its values fill the fields the user has not touched meanwhile.
   useEffect(() => {
-    if (progress.carrierId) call(carrierApi.detail, { query: { id: progress.carrierId } }).then((c) => form.setFieldsValue({ ...c, sceneId: String(c.sceneId) }), () => undefined);
+    if (!progress.carrierId) return;
+    call(carrierApi.detail, { query: { id: progress.carrierId } }).then((c) => {
+      const saved: Partial<CarrierValues> = { name: c.name, type: c.type, sceneId: String(c.sceneId), tempMin: c.tempMin, tempMax: c.tempMax, humMin: c.humMin, humMax: c.humMax };
+      form.setFieldsValue(Object.fromEntries(Object.entries(saved).filter(([k]) => !form.isFieldTouched(k as keyof CarrierValues))));
+    }, () => undefined);
   }, [progress.carrierId, form]);
 
   const save = (v: CarrierValues) =>
