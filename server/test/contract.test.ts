@@ -72,6 +72,18 @@ describe('bad input against the contract', () => {
     expect(r.json().result.errors).toEqual({ colour: 'Unknown field' });
   });
 
+  it('an id in a body beyond PostgreSQL\'s integer answers 400, not 500', async () => {
+    const cookie = await t.login('alpha');
+    for (const [method, url, payload] of [
+      ['PUT', '/service/scene/move', { id: 3_000_000_000, parentId: null, index: 0 }],
+      ['PUT', '/service/carrier/alarmSwitch', { ids: [3_000_000_000], alarmOn: false }],
+      ['POST', '/service/home/scene/save/plane', { sceneId: 3_000_000_000, positions: [] }],
+    ] as const) {
+      const r = await t.app.inject({ method, url, headers: { ...en, cookie }, payload });
+      expect([r.statusCode, r.json().state.code]).toEqual([400, 400]);
+    }
+  });
+
   it('a DELETE that says JSON but sends no body is read as having none', async () => {
     const cookie = await t.login('alpha');
     const add = await t.app.inject({ method: 'POST', url: '/service/contact/add', headers: { ...en, cookie }, payload: { name: 'Bo', phone: '13800000010', groupName: 'g' } });

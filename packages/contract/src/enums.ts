@@ -52,6 +52,9 @@ export type ReadingField = (typeof READING_FIELDS)[number];
 export const LOAD_TYPES = [0, 1, 2, 3, 4, 5, 6] as const; // 0 general, 1 vaccines, 2 medicines, 3 reagents, 4 blood, 5 food, 6 other
 export type LoadType = (typeof LOAD_TYPES)[number];
 
+/** Scene node function types of spec §3; a floor-plan node takes no children (§4). */
+export const SCENE_FUNC = { organisation: 0, floorPlan: 1, map: 2, menu: 3 } as const;
+
 /** Carrier mode of spec §3: a carrier in transport mode records along a route. */
 export const CARRIER_MODES = ['normal', 'transport'] as const;
 export type CarrierMode = (typeof CARRIER_MODES)[number];

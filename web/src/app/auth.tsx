@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { authRefs, mineRefs, type mineApi, type MenuNode, type PublicUser, type Result } from '@coldwatch/contract';
+import { USER_TYPE, authRefs, mineRefs, type mineApi, type MenuNode, type PublicUser, type Result } from '@coldwatch/contract';
 import { call } from '../api/call';
 import { session, SESSION_KEYS } from './session';
 
@@ -14,6 +14,9 @@ export type { MenuNode };
 export type PageInfo = Result<typeof mineApi.pageInfo>;
 
 export const PAGE_INFO_KEY = ['pageInfo'] as const;
+
+/** Platform and proxy users read several customers' rows: lists then show the customer column. */
+export const seesManyCustomers = (userType: number | undefined) => userType !== undefined && (userType >= USER_TYPE.platformUser || userType === USER_TYPE.proxy);
 
 export const fetchPageInfo = () => call(mineRefs.pageInfo);
 

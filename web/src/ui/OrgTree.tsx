@@ -4,7 +4,7 @@ import { Alert, Button, Empty, Input, Spin, Tree } from 'antd';
 import type { DataNode, TreeProps } from 'antd/es/tree';
 import { BankOutlined, ClusterOutlined, ContainerOutlined } from '@ant-design/icons';
 import { funcTypeIcon } from './funcTypes';
-import { sceneApi, type TreeNode } from '@coldwatch/contract';
+import { SCENE_FUNC, sceneApi, type TreeNode } from '@coldwatch/contract';
 import { useCall } from '../api/hooks';
 import { useAuth } from '../app/auth';
 import { errorMessage } from '../app/errors';
@@ -184,7 +184,7 @@ export function OrgTree({ onSelect, selectedKey, defaultSelectedKey, searchable 
           allowDrop={({ dropNode, dropPosition }) => {
             const target = nodes.get(String(dropNode.key));
             // Inside: a customer node or an organisation, map or menu node (a floor plan takes no children); beside: a scene.
-            if (dropPosition === 0) return target?.nodeType === 'customer' || (target?.nodeType === 'scene' && target.funcType !== 1);
+            if (dropPosition === 0) return target?.nodeType === 'customer' || (target?.nodeType === 'scene' && target.funcType !== SCENE_FUNC.floorPlan);
             return target?.nodeType === 'scene';
           }}
           onDrop={drop}

@@ -207,7 +207,8 @@ export async function alarmSwitch(q: Queryable, scope: Scope, ids: number[], ala
 export async function update(q: Queryable, scope: Scope, b: CarrierBody & { id: number }) {
   const k = scoped(q, scope);
   const cur = await rowInScope(k, scope, 'carrier', b.id);
-  const before = await k.selectFrom('carrier').select('alarm_on').where('id', '=', b.id).executeTakeFirstOrThrow();
+  // Locked: two edits at once must not both log the same switch change.
+  const before = await k.selectFrom('carrier').select('alarm_on').where('id', '=', b.id).forUpdate().executeTakeFirstOrThrow();
   await checkRefs(k, scope, b, cur.customer_id);
   await checkName(k, cur.customer_id, b.name, b.id);
   await mapUnique(() => k.updateTable('carrier').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {

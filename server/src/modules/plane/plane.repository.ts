@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { Code } from '@coldwatch/contract';
+import { Code, SCENE_FUNC } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -10,7 +10,6 @@ import { sensorLiveSelect } from '../sensor/sensor.repository.js';
 import { withStates } from '../dm/dm.repository.js';
 import { limitOf } from '../dm/records.js';
 
-const FLOOR_PLAN = 1;
 
 /** A floor-plan node of the caller's scope and limit; any other node type is refused (spec §3 funcType 1). */
 async function planeScene(k: Kysely<DB>, scope: Scope, sceneId: number) {
@@ -21,7 +20,7 @@ async function planeScene(k: Kysely<DB>, scope: Scope, sceneId: number) {
     .where((eb) => limitOf(eb, scope, 'scene'))
     .executeTakeFirst();
   if (!s) throw notFound();
-  if (s.func_type !== FLOOR_PLAN) throw new AppError(Code.FAILED, 'errors.rule.notFloorPlan');
+  if (s.func_type !== SCENE_FUNC.floorPlan) throw new AppError(Code.FAILED, 'errors.rule.notFloorPlan');
   return s;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Code, type SceneBody } from '@coldwatch/contract';
+import { Code, SCENE_FUNC, type SceneBody } from '@coldwatch/contract';
 import type { Kysely } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
@@ -9,8 +9,8 @@ import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { AppError, conflict, noPermission, notFound } from '../../platform/http/errors.js';
 import { idsInScope, inUse, limitOf, mapUnique, sameCustomer, subtreeIds } from '../dm/records.js';
 
-/** Floor-plan nodes (funcType 1) hold a picture with positioned devices, not a subtree (spec §4). */
-const FLOOR_PLAN = 1;
+/** Floor-plan nodes hold a picture with positioned devices, not a subtree (spec §4). */
+const FLOOR_PLAN = SCENE_FUNC.floorPlan;
 const floorPlanNoChildren = () => new AppError(Code.FAILED, 'errors.rule.floorPlanNoChildren');
 
 /** Scene codes are the tree's node keys: letters and digits (spec §5 code), unguessable, never reused. */

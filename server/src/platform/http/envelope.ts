@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Code, translate, toLocale, DEFAULT_LOCALE, type Locale } from '@coldwatch/contract';
-import { AppError } from './errors.js';
+import { AppError, outOfRange } from './errors.js';
 import { isConnectionError } from '../db/outage.js';
 
 declare module 'fastify' {
@@ -57,6 +57,7 @@ export function registerEnvelope(app: FastifyInstance) {
     // A reference to a row that does not exist (a customerId, a gatewayId …) the handler did not check first.
     const missing = foreignKeyField(err);
     if (missing) return sendError(reply, 404, Code.NOT_FOUND, `${translate('errors.notFound', locale)}: ${missing}`, { [missing]: translate('errors.notFound', locale) });
+    if (outOfRange(err)) return sendError(reply, 400, Code.PARAM_ERROR, translate('errors.paramError', locale));
     // The database is away (logged once as a fault, platform/health): nothing was done; try again soon.
     if (isConnectionError(err)) {
       reply.header('retry-after', String(RETRY_AFTER_S));

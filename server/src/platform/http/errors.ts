@@ -26,6 +26,13 @@ export const sessionExpired = () => new AppError(Code.SESSION_EXPIRED, 'errors.s
 export const conflict = (code: number, msgKey: string) => new AppError(code, msgKey, 200);
 
 /** PostgreSQL unique violation (23505) → the constraint name, so a repository can map it to a §8 code. */
+/**
+ * A value the database cannot hold in its column (SQLSTATE 22003, numeric_value_out_of_range):
+ * an id beyond PostgreSQL's integer that a body schema let through. The caller's input, not a
+ * fault of the server.
+ */
+export const outOfRange = (err: unknown) => (err as { code?: string })?.code === '22003';
+
 export function uniqueViolation(err: unknown): string | undefined {
   const e = err as { code?: string; constraint?: string };
   return e?.code === '23505' ? e.constraint ?? '' : undefined;

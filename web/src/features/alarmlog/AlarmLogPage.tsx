@@ -4,7 +4,7 @@ import { Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { alarmLogApi } from '@coldwatch/contract';
-import { useAuth } from '../../app/auth';
+import { seesManyCustomers, useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type SearchField } from '../../ui';
 import { formatInZone } from '../../lib/format';
 import { carrierTypeLabel } from '../carrier/carrierLabels';
@@ -50,7 +50,7 @@ export default function AlarmLogPage() {
           { title: t('col.scene'), dataIndex: 'sceneLabel', width: 140, render: (v: string | null) => v ?? '--' },
           { title: t('log.switch'), dataIndex: 'alarmOn', width: 100, render: (v: boolean) => (v ? <Tag color="green">{t('alarm.on')}</Tag> : <Tag color="red">{t('alarm.off')}</Tag>) },
           { title: t('log.operator'), dataIndex: 'operator', width: 120 },
-          ...(user && user.userType >= 2 ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140 }] : []),
+          ...(seesManyCustomers(user?.userType) ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140 }] : []),
         ]}
       />
     </PageCard>

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { App, Col, Form, Input, InputNumber, Radio, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { latitude, longitude, sceneApi } from '@coldwatch/contract';
+import { SCENE_FUNC, latitude, longitude, sceneApi } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { fieldErrors, rules, trimmed, zodRule } from '../sys/formRules';
@@ -68,7 +68,7 @@ export function SceneDialog({ target, onClose, onDone }: { target: SceneTarget |
         <Form.Item name="funcType" label={t('form.funcType')} extra={planLocked ? t('form.planLocked') : t('form.funcTypeHelp')}>
           <Radio.Group>
             {FUNC_TYPES.map((f) => (
-              <Radio.Button key={f} value={f} disabled={planLocked && f === 1}>
+              <Radio.Button key={f} value={f} disabled={planLocked && f === SCENE_FUNC.floorPlan}>
                 <span style={{ marginInlineEnd: 6 }}>{funcTypeIcon(f)}</span>
                 {t(`funcType.${f}`)}
               </Radio.Button>

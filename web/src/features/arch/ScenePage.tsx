@@ -9,7 +9,7 @@ import { Alert, Button, Descriptions, Empty, Popconfirm, Space, Tag, Tooltip, Ty
 import { DeleteOutlined, EditOutlined, PictureOutlined, PlusOutlined, SubnodeOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { carrierApi, sceneApi } from '@coldwatch/contract';
+import { SCENE_FUNC, carrierApi, sceneApi } from '@coldwatch/contract';
 import { idList } from '../../api/call';
 import { useAction, useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
@@ -55,8 +55,8 @@ export default function ScenePage() {
   const actions = d && (
     <Space wrap>
       {can('newScene') && (
-        <Tooltip title={d.funcType === 1 ? t('hint.planNoChildren') : undefined}>
-          <Button icon={<SubnodeOutlined />} disabled={d.funcType === 1} onClick={() => addChild(d.id, d.customerId, d.label)}>
+        <Tooltip title={d.funcType === SCENE_FUNC.floorPlan ? t('hint.planNoChildren') : undefined}>
+          <Button icon={<SubnodeOutlined />} disabled={d.funcType === SCENE_FUNC.floorPlan} onClick={() => addChild(d.id, d.customerId, d.label)}>
             {t('action.addChild')}
           </Button>
         </Tooltip>
@@ -71,7 +71,7 @@ export default function ScenePage() {
           {t('action.edit')}
         </Button>
       )}
-      {d.funcType === 1 && (
+      {d.funcType === SCENE_FUNC.floorPlan && (
         <Button icon={<PictureOutlined />} onClick={() => navigate(`/plan?sceneId=${d.id}`)}>
           {t('action.openPlan')}
         </Button>

@@ -37,10 +37,14 @@ export default function CarrierDetailPage() {
   useEffect(() => {
     if (atom.data) setLive([{ ...atom.data.carrier, openExceptions: atom.data.openExceptions, sensors: atom.data.sensors }]);
   }, [atom.data]);
-  const onEvents = useCallback((events: LiveEvent[]) => {
-    setLive((cur) => applyEvents(cur, events));
-    if (events.some((e) => e.type === 'exception')) void atom.refetch();
-  }, [atom]);
+  const refetch = atom.refetch;
+  const onEvents = useCallback(
+    (events: LiveEvent[]) => {
+      setLive((cur) => applyEvents(cur, events));
+      if (events.some((e) => e.type === 'exception')) void refetch();
+    },
+    [refetch],
+  );
   useLiveStream(onEvents);
 
   const c = live[0];

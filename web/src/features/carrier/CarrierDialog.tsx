@@ -12,10 +12,8 @@ import {
   SAMPLE_MODE_MIN,
   carrierApi,
   contactApi,
-  humidity,
   sensorApi,
   sensorMeasuresHumidity,
-  temperature,
   type CarrierRow,
   type SensorType,
 } from '@coldwatch/contract';
@@ -23,13 +21,15 @@ import { call } from '../../api/call';
 import { useCall } from '../../api/hooks';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { sceneOption, useSceneTree, withRoot, type SceneNode } from '../../ui';
-import { fieldErrors, rules, trimmed, zodRule } from '../sys/formRules';
+import { fieldErrors, rules, trimmed } from '../sys/formRules';
+import { zonePartner, zoneRules, type ZoneField } from './zoneRules';
 import { carrierStatusLabel, carrierTypeLabel } from './carrierLabels';
 
 interface Values {
   name: string;
   type: number;
-  sceneId: number;
+  /** The scene picker's value: the scene id as a string. */
+  sceneId: string;
   status: number;
   mode: string;
   loadType: number;
@@ -61,16 +61,6 @@ function customerOfScene(root: SceneNode | undefined, sceneId: number | undefine
   return walk(root);
 }
 
-/** The min ≤ max rule of spec §5 across the two fields of a zone (the server checks it too). */
-const notAboveMax = (t: (k: string) => string, maxField: 'tempMax' | 'humMax') => ({ getFieldValue }: { getFieldValue: (n: string) => unknown }) => ({
-  validator: async (_: unknown, v: number | null | undefined) => {
-    const max = getFieldValue(maxField) as number | null | undefined;
-    const both = (v === null || v === undefined) === (max === null || max === undefined);
-    if (!both) throw new Error(t('rule.zoneBothRequired'));
-    if (v !== null && v !== undefined && max !== null && max !== undefined && v > max) throw new Error(t('rule.minAboveMax'));
-  },
-});
-
 /**
  * Add or edit a carrier (spec §3 Carrier, §5 range rules): every field, its zones, the contacts
  * who get its alarms and the sensors bound to it.
@@ -94,12 +84,13 @@ export function CarrierDialog({ target, defaultType, defaultSceneId, onClose, on
 
   const contacts = useCall(contactApi.page, { query: { iDisplayLength: 100, name: contactSearch || undefined } }, { enabled: open });
   const free = useCall(sensorApi.page, { query: { iDisplayLength: 100, bound: 'false', customerId, devNo: sensorSearch || undefined } }, { enabled: open && !!customerId });
-  const mine = useCall(sensorApi.page, { query: { iDisplayLength: 100, carrierId: editingId ?? 0 } }, { enabled: open && !!editingId });
+  // The sensors bound when the dialog opened: offered beside the unbound ones.
+  const [mine, setMine] = useState<{ id: number; devNo: string; type: SensorType }[]>([]);
   const sensors = useMemo(() => {
     const all = new Map<number, { id: number; devNo: string; type: SensorType }>();
-    for (const s of [...(mine.data?.rows ?? []), ...(free.data?.rows ?? [])]) all.set(s.id, s);
+    for (const s of [...mine, ...(free.data?.rows ?? [])]) all.set(s.id, s);
     return [...all.values()];
-  }, [mine.data, free.data]);
+  }, [mine, free.data]);
   const chosen = sensors.filter((s) => (sensorIds ?? []).includes(s.id));
   const climate = chosen.filter((s) => s.type !== 'gas' && s.type !== 'magnet');
   // Spec §5: a set of thermometers only cannot take a humidity zone.
@@ -108,16 +99,21 @@ export function CarrierDialog({ target, defaultType, defaultSceneId, onClose, on
   useEffect(() => {
     if (!target) return;
     form.resetFields();
+    setMine([]);
     if (target === 'new') {
       form.setFieldsValue({
-        type: defaultType ?? 2, sceneId: defaultSceneId, status: CARRIER_STATUS.running, mode: 'normal', loadType: 0, traceable: false,
+        type: defaultType ?? 2, sceneId: defaultSceneId ? String(defaultSceneId) : undefined, status: CARRIER_STATUS.running, mode: 'normal', loadType: 0, traceable: false,
         alarmOn: true, isKpi: true, sampleMode: 'latest', alarmMethods: ['email'], contactIds: [], sensorIds: [],
       } as Partial<Values>);
       return;
     }
-    form.setFieldsValue({ ...target, contactIds: [], sensorIds: [] } as Partial<Values>);
-    call(carrierApi.detail, { query: { id: target.id } }).then((d) => form.setFieldsValue({ ...d, contactIds: d.contactIds } as Partial<Values>), () => undefined);
-    call(sensorApi.page, { query: { iDisplayLength: 100, carrierId: target.id } }).then((r) => form.setFieldsValue({ sensorIds: r.rows.map((s) => s.id) }), () => undefined);
+    // The scene picker's values are strings (sceneOption).
+    form.setFieldsValue({ ...target, sceneId: String(target.sceneId), contactIds: [], sensorIds: [] } as Partial<Values>);
+    call(carrierApi.detail, { query: { id: target.id } }).then((d) => form.setFieldsValue({ ...d, sceneId: String(d.sceneId) } as Partial<Values>), () => undefined);
+    call(sensorApi.page, { query: { iDisplayLength: 100, carrierId: target.id } }).then((r) => {
+      setMine(r.rows);
+      form.setFieldsValue({ sensorIds: r.rows.map((s) => s.id) });
+    }, () => undefined);
   }, [target, form, defaultType, defaultSceneId]);
 
   const save = () =>
@@ -148,13 +144,8 @@ export function CarrierDialog({ target, defaultType, defaultSceneId, onClose, on
       onClose();
     });
 
-  const num = (field: 'tempMin' | 'tempMax' | 'humMin' | 'humMax', unit: string, extra: object[] = []) => (
-    <Form.Item
-      name={field}
-      label={t(`form.${field}`)}
-      dependencies={field.endsWith('Min') ? [field.replace('Min', 'Max')] : [field.replace('Max', 'Min')]}
-      rules={[zodRule(field.startsWith('temp') ? temperature : humidity, t, { optional: true }), ...extra]}
-    >
+  const num = (field: ZoneField, unit: string) => (
+    <Form.Item name={field} label={t(`form.${field}`)} dependencies={[zonePartner(field)]} rules={zoneRules(t, field)}>
       <InputNumber style={{ width: '100%' }} step={0.1} addonAfter={unit} disabled={field.startsWith('hum') && thermometersOnly} />
     </Form.Item>
   );
@@ -217,13 +208,13 @@ export function CarrierDialog({ target, defaultType, defaultSceneId, onClose, on
         </Divider>
         <Row gutter={16}>
           <Col xs={12} sm={6}>
-            {num('tempMin', '°C', [notAboveMax(t, 'tempMax')])}
+            {num('tempMin', '°C')}
           </Col>
           <Col xs={12} sm={6}>
             {num('tempMax', '°C')}
           </Col>
           <Col xs={12} sm={6}>
-            {num('humMin', '%RH', [notAboveMax(t, 'humMax')])}
+            {num('humMin', '%RH')}
           </Col>
           <Col xs={12} sm={6}>
             {num('humMax', '%RH')}

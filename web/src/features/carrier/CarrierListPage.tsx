@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { CARRIER_MODES, CARRIER_STATUS, carrierApi, type CarrierMode, type CarrierRow } from '@coldwatch/contract';
 import { idList } from '../../api/call';
 import { useAction } from '../../api/hooks';
-import { useAuth } from '../../app/auth';
+import { seesManyCustomers, useAuth } from '../../app/auth';
 import { OrgTree, PageCard, PagedTable, SearchBar, TreePage, type PagedTableRef, type SceneNode, type SearchField } from '../../ui';
 import { formatInZone } from '../../lib/format';
 import { selectionOf, type SceneSelection } from '../databoard/SceneFilterTree';
@@ -69,7 +69,7 @@ function CarrierList({ type }: { type: number }) {
       ),
     },
     { title: t('col.scene'), dataIndex: 'sceneLabel', width: 140, ellipsis: true },
-    ...(user && user.userType >= 2 ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140, ellipsis: true }] : []),
+    ...(seesManyCustomers(user?.userType) ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140, ellipsis: true }] : []),
     { title: t('col.status'), dataIndex: 'status', width: 110, render: (s: number) => <Tag color={STATUS_COLORS[s]}>{carrierStatusLabel(t, s)}</Tag> },
     { title: t('col.mode'), dataIndex: 'mode', width: 90, render: (m: string) => (m === 'transport' ? <Tag color="purple">{t('mode.transport')}</Tag> : t('mode.normal')) },
     { title: t('col.tempZone'), key: 'tz', width: 120, render: (_, r) => zoneText(r.tempMin, r.tempMax, '°C') },

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { contactApi, email, phone, type ContactRow } from '@coldwatch/contract';
 import { call, idList } from '../../api/call';
 import { useAction } from '../../api/hooks';
-import { useAuth } from '../../app/auth';
+import { seesManyCustomers, useAuth } from '../../app/auth';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField } from '../../ui';
 import { matches, rules, serverFieldErrors, trimmed } from '../sys/formRules';
@@ -92,7 +92,7 @@ export default function ContactPage() {
     { title: t('col.alarmLevel'), dataIndex: 'alarmLevel', width: 100, render: (l: number) => <Tag color={LEVEL_COLORS[l]}>{t(`level.${l}`)}</Tag> },
     { title: t('col.group'), dataIndex: 'groupName', width: 120, render: (v: string) => v || '--' },
     { title: t('col.carriers'), dataIndex: 'carrierCount', width: 90, align: 'right' },
-    ...(user && user.userType >= 2 ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140 }] : []),
+    ...(seesManyCustomers(user?.userType) ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140 }] : []),
     {
       title: t('col.actions'),
       key: 'actions',

@@ -4,7 +4,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { syslogApi, type SysLogRow } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
-import { useAuth } from '../../app/auth';
+import { seesManyCustomers, useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
 import { formatInZone } from '../../lib/format';
 import './log.css';
@@ -31,8 +31,7 @@ export default function SysLogPage() {
   const table = useRef<PagedTableRef>(null);
   const [filters, setFilters] = useState<Filters>({});
   const modules = useCall(syslogApi.modules, undefined, { staleTime: 60_000 });
-  // Platform and proxy users read several customers' rows.
-  const manyCustomers = userType !== undefined && (userType >= 2 || userType === -1);
+  const manyCustomers = seesManyCustomers(userType);
   const moduleName = (m: string) => t(`modules.${m}`, { defaultValue: m });
 
   const fields: SearchField[] = [

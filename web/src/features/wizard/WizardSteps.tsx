@@ -9,18 +9,17 @@ import {
   deviceNo,
   gatewayApi,
   gatewaySn,
-  humidity,
   sceneApi,
   sensorApi,
   sensorMeasuresHumidity,
-  temperature,
   wizardApi,
   type SensorType,
 } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { useCall } from '../../api/hooks';
 import { sceneOption, useApiErrorToast, useSceneTree } from '../../ui';
-import { matches, rules, trimmed, zodRule } from '../sys/formRules';
+import { matches, rules, trimmed } from '../sys/formRules';
+import { zonePartner, zoneRules } from '../carrier/zoneRules';
 import { carrierTypeLabel } from '../carrier/carrierLabels';
 import { updateBodyOf } from '../carrier/carrierBody';
 import type { WizardProgress } from './wizardState';
@@ -180,7 +179,8 @@ export function CarrierStep({ progress, zones, onBack, onDone }: { progress: Wiz
   const tree = useSceneTree();
   const treeData = useMemo(() => (tree.data ?? []).flatMap((n) => (n.nodeType === 'all' ? n.children : [n])).map(sceneOption), [tree.data]);
   const hasScenes = treeData.some((c) => c.children.length > 0);
-  const sensors = useCall(sensorApi.page, { query: { iDisplayLength: 100, devNo: undefined } }, { enabled: zones });
+  // The wizard's sensors all report through its gateway.
+  const sensors = useCall(sensorApi.page, { query: { iDisplayLength: 100, gatewayId: progress.gatewayId } }, { enabled: zones && !!progress.gatewayId });
   const types = (sensors.data?.rows ?? []).filter((s) => progress.sensorIds.includes(s.id)).map((s) => s.type).filter((x) => x !== 'gas' && x !== 'magnet');
   const thermometersOnly = types.length > 0 && !types.some(sensorMeasuresHumidity);
 
@@ -240,21 +240,7 @@ export function CarrierStep({ progress, zones, onBack, onDone }: { progress: Wiz
         <Row gutter={16}>
           {(['tempMin', 'tempMax', 'humMin', 'humMax'] as const).map((f) => (
             <Col xs={12} sm={6} key={f}>
-              <Form.Item
-                name={f}
-                label={t(`zones.${f}`)}
-                dependencies={[f.endsWith('Min') ? f.replace('Min', 'Max') : f.replace('Max', 'Min')]}
-                rules={[
-                  zodRule(f.startsWith('temp') ? temperature : humidity, t, { optional: true }),
-                  ({ getFieldValue }) => ({
-                    validator: async (_, v: number | null | undefined) => {
-                      const other = getFieldValue(f.endsWith('Min') ? f.replace('Min', 'Max') : f.replace('Max', 'Min')) as number | null | undefined;
-                      if ((v === null || v === undefined) !== (other === null || other === undefined)) throw new Error(t('rule.zoneBothRequired'));
-                      if (f.endsWith('Min') && v !== null && v !== undefined && other !== null && other !== undefined && v > other) throw new Error(t('rule.minAboveMax'));
-                    },
-                  }),
-                ]}
-              >
+              <Form.Item name={f} label={t(`zones.${f}`)} dependencies={[zonePartner(f)]} rules={zoneRules(t, f)}>
                 <InputNumber style={{ width: '100%' }} step={0.1} disabled={f.startsWith('hum') && thermometersOnly} addonAfter={f.startsWith('temp') ? '°C' : '%RH'} />
               </Form.Item>
             </Col>
@@ -275,10 +261,7 @@ export function AssociateStep({ progress, onBack, onDone }: { progress: WizardPr
   const { busy, run } = useStepSave();
   const carrier = useCall(carrierApi.detail, { query: { id: progress.carrierId ?? 0 } }, { enabled: !!progress.carrierId });
   const free = useCall(sensorApi.page, { query: { iDisplayLength: 100, bound: 'false' } });
-  const options = useMemo(() => {
-    const ids = new Set<number>();
-    return [...(free.data?.rows ?? [])].filter((s) => !ids.has(s.id) && ids.add(s.id)).map((s) => ({ value: s.id, label: s.devNo }));
-  }, [free.data]);
+  const options = useMemo(() => (free.data?.rows ?? []).map((s) => ({ value: s.id, label: s.devNo })), [free.data]);
 
   const save = (v: { sensorIds: number[] }) =>
     run(async () => {
