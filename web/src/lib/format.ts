@@ -7,22 +7,8 @@ import utc from 'dayjs/plugin/utc';
 
 dayjs.extend(utc);
 
-export type RangeState = 'high' | 'low' | 'ok' | 'none';
-
-/** Where a value lies against its zone: spec §9 colours above max orange, below min blue. */
-export function rangeState(value: number | null | undefined, min: number | null | undefined, max: number | null | undefined): RangeState {
-  if (value === null || value === undefined || Number.isNaN(value)) return 'none';
-  if (max !== null && max !== undefined && value > max) return 'high';
-  if (min !== null && min !== undefined && value < min) return 'low';
-  return 'ok';
-}
-
-export const RANGE_COLORS: Record<RangeState, string> = {
-  high: '#fa8c16', // orange
-  low: '#1677ff', // blue
-  ok: '#389e0d', // green
-  none: '#8c8c8c',
-};
+/** Shared with the server: one definition of where a value stands (packages/contract/src/board.ts). */
+export { rangeState, RANGE_COLORS, type RangeState } from '@coldwatch/contract';
 
 /**
  * Format a UTC ms time in a fixed offset ("+08:00", "-05:30"); without an offset, in the

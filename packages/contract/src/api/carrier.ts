@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { carrierBody, carrierUpdateBody } from '../schemas.js';
 import { CARRIER_MODES, NOTICE_CHANNELS, SENSOR_TYPES } from '../enums.js';
 import { SAMPLE_MODES } from '../sample.js';
+import { BOARD_STATES } from '../board.js';
 import { deletedResult, id, idParams, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
 
 /** Carriers (monitoring points, spec §3) and the live board of the databoard (spec §2). */
@@ -40,8 +41,8 @@ export const contactBrief = z.object({ id: z.number().int(), name: z.string(), p
 
 /** Where a value stands against its zone; null without a value or a zone. */
 export const rangeStateSchema = z.enum(['normal', 'high', 'low']).nullable();
-/** Carrier exception state of spec §4. */
-export const carrierState = z.enum(['normal', 'abnormal', 'stopped']);
+/** Carrier exception state of spec §4, with offline beside it (board.ts). */
+export const carrierState = z.enum(BOARD_STATES);
 
 export const liveSensor = z.object({
   id: z.number().int(),

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { CARRIER_STATUS, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier } from '@coldwatch/contract';
+import { boardState, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -28,13 +28,6 @@ export const withStates = <T extends Raw>(zone: Zone, sensors: T[]): (T & Pick<L
     return { ...s, tempState, humState, inRange: out };
   });
 
-/** Carrier exception state of spec §4: stopped (not running or alarm off), abnormal (out of range or open exception), normal. */
-function carrierState(c: { status: number; alarmOn: boolean }, sensors: { inRange: boolean }[], openExceptions: number) {
-  if (c.status !== CARRIER_STATUS.running || !c.alarmOn) return 'stopped' as const;
-  if (openExceptions > 0 || sensors.some((s) => !s.inRange)) return 'abnormal' as const;
-  return 'normal' as const;
-}
-
 /**
  * One carrier with its bound sensors (latest values and range state) and gateways (those it
  * owns and those its sensors report through); undefined when it is not in the caller's scope.
@@ -62,7 +55,7 @@ export async function carrierWithDevices(q: Queryable, scope: Scope, id: number)
     .where('ongoing', '=', true)
     .executeTakeFirstOrThrow();
   const zone = { tempMin: carrier.tempMin, tempMax: carrier.tempMax, humMin: carrier.humMin, humMax: carrier.humMax };
-  return { carrier: { ...carrier, state: carrierState(carrier, sensors, Number(n)) }, zone, sensors, gateways, openExceptions: Number(n) };
+  return { carrier: { ...carrier, state: boardState({ ...carrier, openExceptions: Number(n), sensors }) }, zone, sensors, gateways, openExceptions: Number(n) };
 }
 
 export async function monitorList(q: Queryable, scope: Scope, f: { customerId?: number; sceneId?: number; type?: number; name?: string }): Promise<MonitorCarrier[]> {
@@ -80,6 +73,6 @@ export async function monitorList(q: Queryable, scope: Scope, f: { customerId?: 
   for (const s of await liveSensors(k, carriers.map((c) => c.id))) byCarrier.set(s.carrierId!, [...(byCarrier.get(s.carrierId!) ?? []), s]);
   return carriers.map((c) => {
     const list = withStates(c, byCarrier.get(c.id) ?? []);
-    return { ...c, state: carrierState(c, list, c.openExceptions), sensors: list };
+    return { ...c, state: boardState({ ...c, sensors: list }), sensors: list };
   });
 }

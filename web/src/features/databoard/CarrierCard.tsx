@@ -2,16 +2,10 @@ import { memo } from 'react';
 import { Card, Tag, Tooltip, Typography } from 'antd';
 import { WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { BOARD_STATE_COLORS } from '@coldwatch/contract';
 import { carrierIcon } from './carrierIcons';
 import { carrierState, isOffline, type MonitorCarrier, type MonitorSensor } from './monitorState';
 import { fmtValue, fmtZone, formatInZone, rangeState, RANGE_COLORS, type RangeState } from '../../lib/format';
-
-const STATE_BORDER: Record<ReturnType<typeof carrierState>, string> = {
-  alarm: '#fa8c16',
-  offline: '#bfbfbf',
-  ok: '#52c41a',
-  empty: '#d9d9d9',
-};
 
 interface Props {
   carrier: MonitorCarrier;
@@ -80,7 +74,7 @@ export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSens
     <Card
       size="small"
       className={`cw-mon-card is-${state}`}
-      style={{ borderTop: `3px solid ${STATE_BORDER[state]}` }}
+      style={{ borderTop: `3px solid ${BOARD_STATE_COLORS[state]}` }}
       styles={{ body: { padding: 8 } }}
       title={
         <span className="cw-mon-title">

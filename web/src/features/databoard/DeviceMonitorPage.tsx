@@ -3,27 +3,22 @@
  * each sensor's latest temperature/humidity coloured against the carrier's zone; kept current by
  * the live stream, with a periodic refresh as the fallback.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Button, Empty, Input, Segmented, Select, Spin } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { CARRIER_TYPES, dmApi, type LiveEvent } from '@coldwatch/contract';
-import { useCall } from '../../api/hooks';
+import { CARRIER_TYPES } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
 import { CarrierCard } from './CarrierCard';
 import { SceneFilterTree, type SceneSelection } from './SceneFilterTree';
-import { useLiveStream } from './useLiveStream';
+import { REFRESH_DOWN_S, useMonitorCarriers } from './useMonitorCarriers';
 import { VirtualGrid } from '../../ui';
-import { applyEvents, carrierState, isOffline, mergeFresh, type MonitorCarrier, type MonitorSensor } from './monitorState';
+import { carrierState, isOffline, type MonitorSensor } from './monitorState';
 import { rangeState, RANGE_COLORS } from '../../lib/format';
 import './monitor.css';
 
-/** Fallback refresh: often while the stream is down, rarely while it is up (spec §3 "monitoring auto-refresh"). */
-const REFRESH_DOWN_S = 30;
-const REFRESH_UP_S = 300;
-
-type StateFilter = 'all' | 'alarm' | 'offline' | 'normal';
+type StateFilter = 'all' | 'abnormal' | 'offline' | 'normal';
 
 
 export default function DeviceMonitorPage() {
@@ -36,29 +31,7 @@ export default function DeviceMonitorPage() {
   const [type, setType] = useState<number | undefined>();
   const [stateFilter, setStateFilter] = useState<StateFilter>('all');
   const [search, setSearch] = useState('');
-  const [carriers, setCarriers] = useState<MonitorCarrier[]>([]);
-
-  const streamRef = useRef<string>('connecting');
-  const refetchRef = useRef<() => void>(() => {});
-  const onEvents = useCallback((events: LiveEvent[]) => {
-    setCarriers((cur) => applyEvents(cur, events));
-    // An exception changes the carrier's open-exception count the list carries: read it again.
-    if (events.some((e) => e.type === 'exception')) refetchRef.current();
-  }, []);
-  const list = useCall(
-    dmApi.monitorList,
-    { query: { sceneId: selection.sceneId, customerId: selection.customerId, type } },
-    { refetchInterval: () => (streamRef.current === 'connected' ? REFRESH_UP_S : REFRESH_DOWN_S) * 1000, refetchIntervalInBackground: false },
-  );
-  refetchRef.current = () => void list.refetch();
-  const streamState = useLiveStream(onEvents, { onOpen: () => void list.refetch() });
-  streamRef.current = streamState;
-
-  useEffect(() => {
-    if (list.data === undefined) return;
-    const fresh = list.data;
-    setCarriers((cur) => mergeFresh(fresh, cur));
-  }, [list.data]);
+  const { carriers, list, streamState } = useMonitorCarriers({ sceneId: selection.sceneId, customerId: selection.customerId, type });
 
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
@@ -68,9 +41,8 @@ export default function DeviceMonitorPage() {
       if (q && !c.name.toLowerCase().includes(q) && !c.sensors.some((s) => s.devNo.toLowerCase().includes(q))) return false;
       if (stateFilter === 'all') return true;
       const st = carrierState(c);
-      if (stateFilter === 'alarm') return st === 'alarm';
       if (stateFilter === 'offline') return st === 'offline' || c.sensors.some(isOffline);
-      return st === 'ok';
+      return st === stateFilter;
     });
   }, [carriers, type, selection.customerId, search, stateFilter]);
 
@@ -113,7 +85,7 @@ export default function DeviceMonitorPage() {
           <Segmented<StateFilter>
             value={stateFilter}
             onChange={setStateFilter}
-            options={(['all', 'alarm', 'offline', 'normal'] as const).map((k) => ({ value: k, label: t(`filter.${k}`) }))}
+            options={(['all', 'abnormal', 'offline', 'normal'] as const).map((k) => ({ value: k, label: t(`filter.${k}`) }))}
           />
           <Input.Search allowClear placeholder={t('filter.search')} style={{ width: 220 }} onSearch={setSearch} onChange={(e) => !e.target.value && setSearch('')} />
           <span className="cw-mon-spacer" />

@@ -91,10 +91,10 @@ describe('stream merge', () => {
     const ex = { customerId: 1, exceptionId: 1, carrierId: 1, sensorId: 10, category: 'temp_high' };
     b = applyEvent(b, { type: 'exception', data: { ...ex, ongoing: true } });
     expect(b[0].sensors[0].ongoing).toEqual(['temp_high']);
-    expect(carrierState(b[0])).toBe('alarm');
+    expect(carrierState(b[0])).toBe('abnormal');
     b = applyEvent(b, { type: 'exception', data: { ...ex, ongoing: false } });
     expect(b[0].sensors[0].ongoing).toEqual([]);
-    expect(carrierState(b[0])).toBe('ok');
+    expect(carrierState(b[0])).toBe('normal');
   });
   it('a batch applies every event in order over one index, and leaves untouched carriers as they were', () => {
     const b = [...board(), carrier({ id: 3, name: 'Cold room', sensors: [sensor({ id: 30, devNo: 'S30', carrierId: 3 })] })];
@@ -121,16 +121,16 @@ describe('stream merge', () => {
 });
 
 describe('carrierState', () => {
-  it('is alarm when an online sensor is out of its zone', () => {
-    expect(carrierState(applyReading(board(), reading({ sensorId: 10, ts: 2000, temp: 1 }))[0])).toBe('alarm');
+  it('is abnormal when an online sensor is out of its zone', () => {
+    expect(carrierState(applyReading(board(), reading({ sensorId: 10, ts: 2000, temp: 1 }))[0])).toBe('abnormal');
   });
-  it('is alarm while the carrier has open exceptions, ok without', () => {
-    expect(carrierState({ ...board()[0], openExceptions: 1 })).toBe('alarm');
-    expect(carrierState(board()[0])).toBe('ok');
+  it('is abnormal while the carrier has open exceptions, normal without', () => {
+    expect(carrierState({ ...board()[0], openExceptions: 1 })).toBe('abnormal');
+    expect(carrierState(board()[0])).toBe('normal');
   });
-  it('is offline when no sensor is online, empty without sensors', () => {
+  it('is offline when no sensor is online or it has none', () => {
     const b = applyEvent(board(), { type: 'deviceStatus', data: { customerId: 1, kind: 'sensor', id: 10, status: 0 } });
     expect(carrierState(b[0])).toBe('offline');
-    expect(carrierState(b[1])).toBe('empty');
+    expect(carrierState(b[1])).toBe('offline');
   });
 });

@@ -2,8 +2,7 @@
  * Pure state of the live board: the carriers of GET /service/dm/monitorList and the merge
  * of the live stream's events into them. No React here, so it is tested on its own.
  */
-import { DEVICE_STATUS, type DeviceStatusEvent, type ExceptionEvent, type LiveEvent, type LiveReading, type LiveSensor, type MonitorCarrier as ContractMonitorCarrier } from '@coldwatch/contract';
-import { rangeState } from '../../lib/format';
+import { boardState, DEVICE_STATUS, sensorOnline, type BoardState, type DeviceStatusEvent, type ExceptionEvent, type LiveEvent, type LiveReading, type LiveSensor, type MonitorCarrier as ContractMonitorCarrier } from '@coldwatch/contract';
 
 /** A sensor on the board: the list's live sensor, and the categories of its ongoing exceptions (kept from the stream). */
 export type MonitorSensor = LiveSensor & { ongoing?: string[] };
@@ -115,20 +114,7 @@ export function mergeFresh(fresh: MonitorCarrier[], current: MonitorCarrier[]): 
 }
 
 /** A sensor greys out when it is offline or stopped. */
-export const isOffline = (s: MonitorSensor) => s.status !== DEVICE_STATUS.running;
+export const isOffline = (s: MonitorSensor) => !sensorOnline(s);
 
-/** Carrier-level state for the card border: the worst of its sensors. */
-export function carrierState(c: MonitorCarrier): 'alarm' | 'offline' | 'ok' | 'empty' {
-  if (c.sensors.length === 0) return 'empty';
-  let anyOnline = false;
-  for (const s of c.sensors) {
-    if (isOffline(s)) continue;
-    anyOnline = true;
-    if (s.temp !== null && rangeState(s.temp, c.tempMin, c.tempMax) !== 'ok') return 'alarm';
-    if (s.hum !== null && rangeState(s.hum, c.humMin, c.humMax) !== 'ok') return 'alarm';
-    if (s.ongoing && s.ongoing.length) return 'alarm';
-  }
-  if (anyOnline && c.openExceptions > 0) return 'alarm';
-  return anyOnline ? 'ok' : 'offline';
-}
-
+/** The carrier's state on every view (board card, table, map, overview, home): the contract's one definition. */
+export const carrierState = (c: MonitorCarrier): BoardState => boardState(c);

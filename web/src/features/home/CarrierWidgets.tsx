@@ -1,37 +1,37 @@
 import { useMemo } from 'react';
 import { Card, Col, Row, Skeleton, Tooltip } from 'antd';
-import { CheckCircleOutlined, ContainerOutlined, PauseCircleOutlined, WarningOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DisconnectOutlined, ContainerOutlined, PauseCircleOutlined, WarningOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CARRIER_STATUS, dmApi } from '@coldwatch/contract';
-import { useCall } from '../../api/hooks';
+import { CARRIER_STATUS } from '@coldwatch/contract';
+import { useMonitorCarriers } from '../databoard/useMonitorCarriers';
 import { errorMessage } from '../../app/errors';
 import { summariseCarriers } from './homeLogic';
 import { HomeChart, type HomeChartOption } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
 
-export const useMonitorList = (enabled: boolean) => useCall(dmApi.monitorList, { query: {} }, { enabled, refetchInterval: 60_000 });
 
 const STATE_TILES = [
   { key: 'total', icon: <ContainerOutlined />, color: '#1d6fe0', bg: '#e8f1fd' },
   { key: 'normal', icon: <CheckCircleOutlined />, color: '#16a34a', bg: '#e7f6ec' },
   { key: 'abnormal', icon: <WarningOutlined />, color: '#dc2626', bg: '#fdeaea' },
+  { key: 'offline', icon: <DisconnectOutlined />, color: '#8c8c8c', bg: '#f2f2f2' },
   { key: 'stopped', icon: <PauseCircleOutlined />, color: '#64748b', bg: '#eef1f5' },
 ] as const;
 
-/** Four tiles: carriers in all, normal, abnormal, stopped (spec §4 carrier exception state). */
+/** Five tiles: carriers in all, normal, abnormal, offline, stopped (the states every view shares, board.ts). */
 export function CarrierKpis({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation('home');
   const navigate = useNavigate();
-  const q = useMonitorList(enabled);
-  const s = useMemo(() => (q.data ? summariseCarriers(q.data) : undefined), [q.data]);
+  const { carriers, list: q } = useMonitorCarriers({}, { enabled });
+  const s = useMemo(() => (q.data ? summariseCarriers(carriers) : undefined), [q.data, carriers]);
   return (
     <Row gutter={[12, 12]}>
       {STATE_TILES.map((tile) => {
         const value = !s ? undefined : tile.key === 'total' ? s.total : s.byState[tile.key];
         return (
-          <Col key={tile.key} xs={12} lg={6}>
-            <Card variant="borderless" className="cw-kpi" hoverable onClick={() => navigate('/databoard/deviceMonitor')} data-testid={`kpi-${tile.key}`}>
+          <Col key={tile.key} xs={12} sm={8} lg={{ flex: '20%' }}>
+            <Card variant="borderless" className="cw-kpi" hoverable onClick={() => navigate(tile.key === 'total' ? '/databoard/monitoringPoint' : `/databoard/monitoringPoint?state=${tile.key}`)} data-testid={`kpi-${tile.key}`}>
               <div className="cw-kpi-icon" style={{ color: tile.color, background: tile.bg }}>
                 {tile.icon}
               </div>
@@ -62,8 +62,8 @@ const STATUS_COLORS: Record<number, string> = { 1: '#1d6fe0', 2: '#94a3b8', 3: '
 /** Carrier status statistics (spec §2 home widget): running, scrapped, spare, awaiting repair, defrost. */
 export function CarrierStatusWidget() {
   const { t } = useTranslation('home');
-  const q = useMonitorList(true);
-  const s = useMemo(() => (q.data ? summariseCarriers(q.data) : undefined), [q.data]);
+  const { carriers, list: q } = useMonitorCarriers();
+  const s = useMemo(() => (q.data ? summariseCarriers(carriers) : undefined), [q.data, carriers]);
   const option = useMemo<HomeChartOption>(() => {
     const data = Object.entries(CARRIER_STATUS).map(([name, code]) => ({
       name: t(`carrierStatus.${name}`),

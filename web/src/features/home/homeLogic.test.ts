@@ -1,20 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveSensor } from '@coldwatch/contract';
 import { historyLink, percent, summariseCarriers } from './homeLogic';
 
 describe('home widgets', () => {
   it('counts carriers by state and status, and their bound sensors', () => {
-    const sensor = {} as LiveSensor;
+    const sensor = (temp: number, status = 1) => ({ status, lastTs: 1, temp, hum: null });
+    const zone = { sampleMode: 'latest' as const, tempMin: 2, tempMax: 8, humMin: null, humMax: null, openExceptions: 0 };
     const list: Parameters<typeof summariseCarriers>[0] = [
-      { status: 1, alarmOn: true, state: 'normal', sensors: [sensor, sensor] },
-      { status: 1, alarmOn: true, state: 'abnormal', sensors: [sensor] },
-      { status: 3, alarmOn: false, state: 'stopped', sensors: [] },
+      { ...zone, status: 1, alarmOn: true, sensors: [sensor(5), sensor(6)] },
+      { ...zone, status: 1, alarmOn: true, sensors: [sensor(9)] },
+      { ...zone, status: 1, alarmOn: true, sensors: [sensor(5, 0)] },
+      { ...zone, status: 3, alarmOn: false, sensors: [] },
     ];
     const s = summariseCarriers(list);
-    expect(s.total).toBe(3);
-    expect(s.byState).toEqual({ normal: 1, abnormal: 1, stopped: 1 });
-    expect(s.byStatus).toEqual({ 1: 2, 3: 1 });
-    expect(s.boundSensors).toBe(3);
+    expect(s.total).toBe(4);
+    expect(s.byState).toEqual({ normal: 1, abnormal: 1, offline: 1, stopped: 1 });
+    expect(s.byStatus).toEqual({ 1: 3, 3: 1 });
+    expect(s.boundSensors).toBe(4);
     expect(s.alarmOff).toBe(1);
     expect(summariseCarriers([]).total).toBe(0);
   });

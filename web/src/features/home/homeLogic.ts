@@ -1,7 +1,7 @@
 /** Pure helpers of the home widgets. */
-import type { ExceptionRow, MonitorCarrier } from '@coldwatch/contract';
+import { boardState, type BoardCarrierLike, type BoardState, type ExceptionRow } from '@coldwatch/contract';
 
-export type CarrierState = MonitorCarrier['state'];
+export type CarrierState = BoardState;
 
 export interface CarrierSummary {
   total: number;
@@ -13,11 +13,11 @@ export interface CarrierSummary {
   alarmOff: number;
 }
 
-/** Carrier status statistics from the live board's list (GET /service/dm/monitorList). */
-export function summariseCarriers(list: readonly Pick<MonitorCarrier, 'status' | 'alarmOn' | 'state' | 'sensors'>[]): CarrierSummary {
-  const s: CarrierSummary = { total: list.length, byState: { normal: 0, abnormal: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0 };
+/** Carrier statistics from the live board's carriers, by the state every view shares (board.ts). */
+export function summariseCarriers(list: readonly BoardCarrierLike[]): CarrierSummary {
+  const s: CarrierSummary = { total: list.length, byState: { normal: 0, abnormal: 0, offline: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0 };
   for (const c of list) {
-    if (c.state in s.byState) s.byState[c.state] += 1;
+    s.byState[boardState(c)] += 1;
     s.byStatus[c.status] = (s.byStatus[c.status] ?? 0) + 1;
     s.boundSensors += c.sensors.length;
     if (!c.alarmOn) s.alarmOff += 1;

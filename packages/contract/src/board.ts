@@ -1,0 +1,97 @@
+/**
+ * How a carrier stands on every monitoring view: the one source of truth shared by the server
+ * (monitor list, carrier detail) and the web (board, table, map, overview, home), so that no
+ * two screens count a carrier differently.
+ */
+import { CARRIER_STATUS, DEVICE_STATUS } from './enums.js';
+import { carrierValue, type SampleMode } from './sample.js';
+
+/** Where a value stands against its zone (spec §9: above max orange, below min blue). */
+export type RangeState = 'high' | 'low' | 'ok' | 'none';
+
+export function rangeState(value: number | null | undefined, min: number | null | undefined, max: number | null | undefined): RangeState {
+  if (value === null || value === undefined || Number.isNaN(value)) return 'none';
+  if (max !== null && max !== undefined && value > max) return 'high';
+  if (min !== null && min !== undefined && value < min) return 'low';
+  return 'ok';
+}
+
+/** Spec §9 temperature colours, used for humidity too. */
+export const RANGE_COLORS: Record<RangeState, string> = {
+  high: '#fa8c16', // orange
+  low: '#1677ff', // blue
+  ok: '#389e0d', // green
+  none: '#8c8c8c',
+};
+
+export interface BoardSensorLike {
+  status: number;
+  lastTs: number | null;
+  temp: number | null;
+  hum: number | null;
+  /** Categories of its ongoing exceptions, when the live stream told them. */
+  ongoing?: string[];
+}
+
+export interface BoardCarrierLike {
+  status: number;
+  alarmOn: boolean;
+  sampleMode: SampleMode;
+  tempMin: number | null;
+  tempMax: number | null;
+  humMin: number | null;
+  humMax: number | null;
+  openExceptions: number;
+  sensors: readonly BoardSensorLike[];
+}
+
+/** A sensor counts for its carrier only while it runs (an offline or stopped sensor's last value is stale). */
+export const sensorOnline = (s: Pick<BoardSensorLike, 'status'>) => s.status === DEVICE_STATUS.running;
+
+export interface Climate {
+  temp: number | null;
+  hum: number | null;
+  tempState: RangeState;
+  humState: RangeState;
+  /** Time of the newest value that went into it. */
+  ts: number | null;
+}
+
+/** The carrier's one temperature and humidity by its sample mode (spec §3), from its online sensors. */
+export function climateOf(c: Omit<BoardCarrierLike, 'status' | 'alarmOn' | 'openExceptions'>): Climate {
+  const live = c.sensors.filter(sensorOnline);
+  const of = (field: 'temp' | 'hum') =>
+    carrierValue(
+      c.sampleMode,
+      live.map((s) => (s[field] === null || s.lastTs === null ? null : { value: s[field]!, ts: s.lastTs })),
+    );
+  const temp = of('temp');
+  const hum = of('hum');
+  const ts = live.reduce<number | null>((m, s) => (s.lastTs !== null && (m === null || s.lastTs > m) ? s.lastTs : m), null);
+  return { temp, hum, tempState: rangeState(temp, c.tempMin, c.tempMax), humState: rangeState(hum, c.humMin, c.humMax), ts };
+}
+
+/**
+ * Carrier state of spec §4 (normal, abnormal, stopped) with offline beside them: stopped when
+ * it is not running or its alarm is off; offline when none of its sensors reports; abnormal
+ * when its value is out of zone or an exception is open; normal otherwise.
+ */
+export const BOARD_STATES = ['normal', 'abnormal', 'offline', 'stopped'] as const;
+export type BoardState = (typeof BOARD_STATES)[number];
+
+export function boardState(c: BoardCarrierLike): BoardState {
+  if (c.status !== CARRIER_STATUS.running || !c.alarmOn) return 'stopped';
+  if (!c.sensors.some(sensorOnline)) return 'offline';
+  const cl = climateOf(c);
+  const out = (s: RangeState) => s === 'high' || s === 'low';
+  if (out(cl.tempState) || out(cl.humState) || c.openExceptions > 0 || c.sensors.some((s) => sensorOnline(s) && s.ongoing?.length)) return 'abnormal';
+  return 'normal';
+}
+
+/** Colour of each state wherever a carrier is drawn (card border, map marker, table tag). */
+export const BOARD_STATE_COLORS: Record<BoardState, string> = {
+  normal: '#52c41a',
+  abnormal: '#fa541c',
+  offline: '#bfbfbf',
+  stopped: '#8c8c8c',
+};

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { boardState, climateOf, type BoardCarrierLike, type BoardSensorLike } from '@coldwatch/contract';
+
+const s = (temp: number | null, over: Partial<BoardSensorLike> = {}): BoardSensorLike => ({ status: 1, lastTs: 1000, temp, hum: null, ...over });
+const c = (sensors: BoardSensorLike[], over: Partial<BoardCarrierLike> = {}): BoardCarrierLike => ({
+  status: 1,
+  alarmOn: true,
+  sampleMode: 'latest',
+  tempMin: 2,
+  tempMax: 8,
+  humMin: null,
+  humMax: null,
+  openExceptions: 0,
+  sensors,
+  ...over,
+});
+
+describe('the carrier state every view shares', () => {
+  it('follows the carrier value of the sample mode, not any single sensor', () => {
+    const three = [s(9, { lastTs: 3000 }), s(5, { lastTs: 2000 }), s(1, { lastTs: 1000 })];
+    expect(boardState(c(three, { sampleMode: 'latest' }))).toBe('abnormal'); // 9, the newest
+    expect(boardState(c(three, { sampleMode: 'balanced' }))).toBe('normal'); // 5, max and min dropped
+    expect(boardState(c(three, { sampleMode: 'avg' }))).toBe('normal'); // 5
+    expect(boardState(c(three, { sampleMode: 'min' }))).toBe('abnormal'); // 1, below the zone
+    expect(climateOf(c(three, { sampleMode: 'min' }))).toMatchObject({ temp: 1, tempState: 'low', ts: 3000 });
+  });
+  it('leaves offline sensors out of the value', () => {
+    expect(boardState(c([s(9, { status: 0 }), s(5)], { sampleMode: 'max' }))).toBe('normal');
+    expect(climateOf(c([s(9, { status: 0 })])).temp).toBeNull();
+  });
+  it('is offline without a reporting sensor, stopped when not running or alarm off, abnormal with an open exception', () => {
+    expect(boardState(c([]))).toBe('offline');
+    expect(boardState(c([s(5, { status: 2 })]))).toBe('offline');
+    expect(boardState(c([s(20)], { alarmOn: false }))).toBe('stopped');
+    expect(boardState(c([s(5)], { status: 4 }))).toBe('stopped');
+    expect(boardState(c([s(5)], { openExceptions: 1 }))).toBe('abnormal');
+    expect(boardState(c([s(5, { ongoing: ['temp_high'] })]))).toBe('abnormal');
+    expect(boardState(c([s(5)]))).toBe('normal');
+  });
+});
