@@ -6,6 +6,9 @@ import { route } from './route.js';
  * has a default (while no row exists) and a rule; nothing else is read or written. The
  * retention days are enforced by the retention job (docs/jobs.md).
  */
+/** An http(s) URL template with {z}, {x} and {y}, at most 255 characters, nothing that leaves an attribute. */
+export const isTileUrl = (v: string) => v.length <= 255 && /^https?:\/\/[^\s"'<>`]+$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p));
+
 const days = (min: number, max: number, error: string) => ({ error, valid: (v: string) => /^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max });
 
 export const PARAMS = {
@@ -15,6 +18,11 @@ export const PARAMS = {
   log_retention_days: { default: '180', ...days(1, 3650, 'errors.param.retentionDays') },
   export_retention_days: { default: '7', ...days(1, 365, 'errors.param.clearDays') },
   cache_retention_days: { default: '1', ...days(1, 365, 'errors.param.clearDays') },
+  /**
+   * Tile URL of /databoard/monitorMap (`{z}/{x}/{y}`, optional `{s}`); empty = no tiles, a plain
+   * background (no tile server is reachable offline). A Chinese provider's tiles are in GCJ-02.
+   */
+  map_tile_url: { default: '', error: 'errors.param.tileUrl', valid: (v: string) => v === '' || isTileUrl(v) },
 } as const satisfies Record<string, { default: string; error: string; valid: (v: string) => boolean }>;
 
 export type ParamKey = keyof typeof PARAMS;

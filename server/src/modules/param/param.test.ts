@@ -32,6 +32,7 @@ describe('parameters', () => {
       log_retention_days: '180',
       export_retention_days: '7',
       cache_retention_days: '1',
+      map_tile_url: '',
       editable: true,
     });
     expect((await read(padmin)).result.editable).toBe(true);
@@ -66,10 +67,19 @@ describe('parameters', () => {
     ['log_retention_days', 0, 'errors.param.retentionDays'],
     ['export_retention_days', 366, 'errors.param.clearDays'],
     ['cache_retention_days', '-1', 'errors.param.clearDays'],
+    ['map_tile_url', 'https://tiles.example/{z}/{x}.png', 'errors.param.tileUrl'],
+    ['map_tile_url', 'javascript:alert(1)/{z}/{x}/{y}', 'errors.param.tileUrl'],
+    ['map_tile_url', 'https://t.example/{z}/{x}/{y}.png?"onerror=', 'errors.param.tileUrl'],
   ];
 
   it('each retention setting takes its range (passing examples)', async () => {
-    for (const [key, value] of [['log_retention_days', 1], ['export_retention_days', 365], ['cache_retention_days', '2']] as const) {
+    for (const [key, value] of [
+      ['log_retention_days', 1],
+      ['export_retention_days', 365],
+      ['cache_retention_days', '2'],
+      ['map_tile_url', 'https://{s}.tile.example.org/{z}/{x}/{y}.png'],
+      ['map_tile_url', ''],
+    ] as const) {
       expect((await put(root, key, value)).json().state.code).toBe(200000);
       expect(await stored(key)).toBe(String(value));
     }

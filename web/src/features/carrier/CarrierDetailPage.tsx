@@ -82,7 +82,7 @@ export default function CarrierDetailPage() {
             <span>{c.name}</span>
             <Tag>{carrierTypeLabel(t, c.type)}</Tag>
             <Tag color={STATUS_COLORS[c.status]}>{carrierStatusLabel(t, c.status)}</Tag>
-            <Badge status={c.state === 'abnormal' ? 'error' : c.state === 'stopped' ? 'default' : 'success'} text={t(`state.${c.state}`)} />
+            <Badge status={c.state === 'abnormal' ? 'error' : c.state === 'normal' ? 'success' : 'default'} text={t(`state.${c.state}`)} />
           </Space>
         }
         extra={

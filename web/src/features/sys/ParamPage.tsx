@@ -2,11 +2,11 @@
  * /sys/paramsetup: the server-side parameters of spec §3 (`paramApi.list`, `paramApi.update`):
  * single session (a new login ends the account's other sessions, spec §8 500104) and how long
  * sensor history, logs, export files and cache are kept (enforced by the retention job,
- * /sys/scheduled). The rules are the contract's PARAMS; saving needs editParam, without it the
+ * /sys/scheduled), and the tile URL of the monitor map. The rules are the contract's PARAMS; saving needs editParam, without it the
  * values are shown read-only.
  */
 import { useEffect, useState } from 'react';
-import { App, Button, Descriptions, Grid, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
+import { App, Button, Descriptions, Grid, Input, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PARAMS, paramApi, translate, type ParamKey } from '@coldwatch/contract';
 import { currentLang } from '../../app/i18n';
@@ -83,6 +83,22 @@ export default function ParamPage() {
                 </Space>
               </Descriptions.Item>
             ))}
+            <Descriptions.Item label={t('tileUrl.label')}>
+              <Space direction="vertical" size={4} style={{ width: '100%' }}>
+                <Input
+                  value={values.map_tile_url}
+                  disabled={!canEdit}
+                  allowClear
+                  placeholder="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png"
+                  onChange={(e) => set('map_tile_url', e.target.value)}
+                  status={valid('map_tile_url') ? undefined : 'error'}
+                  data-testid="param-map_tile_url"
+                />
+                <Typography.Text type={valid('map_tile_url') ? 'secondary' : 'danger'}>
+                  {valid('map_tile_url') ? t('tileUrl.hint') : translate(PARAMS.map_tile_url.error, currentLang())}
+                </Typography.Text>
+              </Space>
+            </Descriptions.Item>
           </Descriptions>
           {canEdit && (
             <Space>

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, toCsv } from './csv';
+
+describe('csv', () => {
+  it('quotes separators, quotes and line breaks', () => {
+    expect(toCsv(['a', 'b'], [['x,y', 'say "hi"'], [1.5, null]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n1.5,');
+  });
+  it('defuses cells a spreadsheet would run as formulas, but keeps negative numbers', () => {
+    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell(-3.5)).toBe('-3.5');
+    expect(csvCell('-3.5')).toBe('-3.5');
+  });
+});
