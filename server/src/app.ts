@@ -18,6 +18,7 @@ import { registerGuard } from './platform/auth/guard.js';
 import { registerHealthRoutes } from './platform/health/routes.js';
 import { modules } from './modules/index.js';
 import type { AppDeps } from './deps.js';
+import { loadTileOrigin, tileOrigin } from './modules/param/tileOrigin.js';
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -41,13 +42,15 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   // Security headers on every answer. The CSP is what the web app needs: its own scripts, Ant
   // Design's injected styles, data: images (QR codes, signatures), same-origin calls and the
   // live stream; nothing may frame the console.
+  await loadTileOrigin(deps.db).catch(() => undefined);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // The monitor map's tiles come from the one server the map_tile_url parameter names.
+        imgSrc: ["'self'", 'data:', 'blob:', () => tileOrigin(deps.db) ?? "'self'"],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

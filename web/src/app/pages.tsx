@@ -63,6 +63,27 @@ export const PAGES: PageDef[] = [
     Component: page(() => import('../features/databoard/DeviceMonitorPage')),
   },
   {
+    path: '/databoard/monitoringPoint',
+    titleKey: 'shell:page.monitoringPoint',
+    menuCode: 'monitoringPoint',
+    funcs: ['viewMonitorPointRealTime'],
+    Component: page(() => import('../features/databoard/MonitoringPointPage')),
+  },
+  {
+    path: '/databoard/monitorMap',
+    titleKey: 'shell:page.monitorMap',
+    menuCode: 'Map',
+    funcs: ['viewMonitorPointRealTime'],
+    Component: page(() => import('../features/databoard/MonitorMapPage')),
+  },
+  {
+    path: '/databoard/overview',
+    titleKey: 'shell:page.overview',
+    menuCode: 'overview',
+    funcs: ['viewMonitorPointRealTime'],
+    Component: page(() => import('../features/databoard/OverviewPage')),
+  },
+  {
     path: '/abnormal/dataex',
     titleKey: 'shell:page.exceptionRecords',
     menuCode: 'ex',

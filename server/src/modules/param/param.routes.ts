@@ -4,6 +4,7 @@ import { mutate } from '../../platform/audit/audit.js';
 import { serve } from '../../platform/http/route.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
 import * as repo from './param.repository.js';
+import { rememberTileUrl } from './tileOrigin.js';
 
 /**
  * Server-side parameters (spec §2 /sys/paramsetup, §7 `/service/share/param`; keys and rules
@@ -20,6 +21,10 @@ export const paramRoutes: Module = (app, { db }) => {
 
   serve(app, paramApi.update, { funcs: ['editParam'] }, async (req) => {
     const { key, value } = req.body;
-    return mutate(db, req, { module: 'param', method: 'update', content: `set ${key} = ${value}`, params: { key, value } }, (q) => repo.set(q, key, value));
+    return mutate(db, req, { module: 'param', method: 'update', content: `set ${key} = ${value}`, params: { key, value } }, async (q) => {
+      const r = await repo.set(q, key, value);
+      if (key === 'map_tile_url') rememberTileUrl(value);
+      return r;
+    });
   });
 };

@@ -95,6 +95,14 @@ describe('parameters', () => {
     });
   }
 
+  it('the map tile URL opens the CSP to its server only, and closes it again when emptied', async () => {
+    const csp = async () => (await t.app.inject({ method: 'GET', url: '/healthz' })).headers['content-security-policy'] as string;
+    expect((await put(root, 'map_tile_url', 'https://{s}.tiles.example.org/{z}/{x}/{y}.png')).json().state.code).toBe(200000);
+    expect(await csp()).toMatch(/img-src 'self' data: blob: https:\/\/\*\.tiles\.example\.org;/);
+    expect((await put(root, 'map_tile_url', '')).json().state.code).toBe(200000);
+    expect(await csp()).not.toContain('tiles.example.org');
+  });
+
   it('an unknown key answers 400', async () => {
     const r = await put(root, 'login_captcha', 'off');
     expect(r.statusCode).toBe(400);

@@ -3,7 +3,7 @@
  * time; each record's value against its limits, duration (ongoing ones count up), status; a
  * dialog to handle it and a link to the device's history around it.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Badge, Button, Descriptions, Popover, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -14,6 +14,7 @@ import { useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
 import { fmtNumber, formatDuration, formatInZone, RANGE_COLORS, type DurationUnit } from '../../lib/format';
 import { HandleDialog } from './HandleDialog';
+import { useExceptionRefresh } from '../databoard/useLiveStream';
 import { categoryUnit, exceptionSeconds, historyWindow, isDataCategory } from './exceptionFormat';
 
 const STATUS_BADGE: Record<number, 'error' | 'success' | 'default'> = {
@@ -48,6 +49,8 @@ export default function ExceptionListPage() {
 
   const unit = (u: DurationUnit, n: number) => t(`unit.${u}`, { count: n });
   const canHandle = can('editEx');
+  // Opened, changed and ended exceptions show at once (the stream), not at the next poll.
+  useExceptionRefresh(() => table.current?.reload());
 
   const columns: ColumnsType<ExceptionRow> = [
     {
@@ -104,16 +107,7 @@ export default function ExceptionListPage() {
       title: t('col.duration'),
       key: 'duration',
       width: 130,
-      render: (_, r) => {
-        const d = formatDuration(exceptionSeconds(r), unit, t('unit.sep'));
-        return r.ongoing ? (
-          <Tag color="red" variant="filled">
-            {t('ongoingFor', { d })}
-          </Tag>
-        ) : (
-          d
-        );
-      },
+      render: (_, r) => (r.ongoing ? <OngoingFor startTs={r.startTs} /> : formatDuration(exceptionSeconds(r), unit, t('unit.sep'))),
     },
     {
       title: t('col.status'),
@@ -186,11 +180,27 @@ export default function ExceptionListPage() {
         size="middle"
         rowKey="id"
         columns={columns}
-        refetchInterval={30_000}
+        refetchInterval={300_000}
         locale={{ emptyText: t('empty') }}
         scroll={{ x: 1150 }}
       />
       <HandleDialog row={handling} onClose={() => setHandling(null)} onDone={() => table.current?.reload()} />
     </PageCard>
+  );
+}
+
+/** The duration of an ongoing exception, counting up every second. */
+function OngoingFor({ startTs }: { startTs: number }) {
+  const { t } = useTranslation('abnormal');
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, []);
+  const d = formatDuration(exceptionSeconds({ ongoing: true, startTs }, now), (u, n) => t(`unit.${u}`, { count: n }), t('unit.sep'));
+  return (
+    <Tag color="red" variant="filled" data-ongoing>
+      {t('ongoingFor', { d })}
+    </Tag>
   );
 }

@@ -117,3 +117,12 @@ export function useLiveStream(onEvents: (events: LiveEvent[]) => void, opts: { o
 
   return state;
 }
+
+/** Calls `refresh` (at most once per batch) when an exception opens, changes or ends: lists of exceptions stay live. */
+export function useExceptionRefresh(refresh: () => void) {
+  const cb = useRef(refresh);
+  cb.current = refresh;
+  useLiveStream((events) => {
+    if (events.some((e) => e.type === 'exception')) cb.current();
+  });
+}

@@ -3,11 +3,11 @@ import { Col, Row, Segmented, Tag, Tooltip, Typography } from 'antd';
 import { ClockCircleOutlined, LineChartOutlined, RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { EXCEPTION_CATEGORIES, exceptionApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
-import { fmtNumber, formatInZone } from '../../lib/format';
+import { fmtNumber, formatInZone, fromWall, toWall } from '../../lib/format';
+import { useExceptionRefresh } from '../databoard/useLiveStream';
 import { HomeChart, type HomeChartOption } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
 import { historyLink, valueUnit } from './homeLogic';
@@ -29,7 +29,8 @@ const STATUS_COLOR: Record<number, string> = { 0: 'error', 1: 'processing', 2: '
 export function LatestExceptions() {
   const { t } = useTranslation('home');
   const { user } = useAuth();
-  const q = useCall(exceptionApi.latest, { query: { limit: LATEST_COUNT } }, { refetchInterval: 60_000 });
+  const q = useCall(exceptionApi.latest, { query: { limit: LATEST_COUNT } }, { refetchInterval: 300_000 });
+  useExceptionRefresh(() => void q.refetch());
   const rows = (q.data ?? []).slice(0, LATEST_COUNT);
   return (
     <WidgetCard
@@ -89,11 +90,15 @@ type Period = keyof typeof PERIODS;
 /** Exception statistics over the last week / month / three months (spec §9 quick ranges). */
 export function ExceptionStatsWidget() {
   const { t } = useTranslation('home');
+  const { user } = useAuth();
+  const tz = user?.timeZone ?? null;
   const [period, setPeriod] = useState<Period>('month');
-  // The range is fixed per period (from its first day to the end of today) so the cache key stays put.
+  // The range is fixed per period (from its first day to the end of today, in the customer's zone) so the cache key stays put.
+  const today = toWall(Date.now(), tz);
   const q = useCall(exceptionApi.stats, {
-    query: { startTime: dayjs().subtract(PERIODS[period], 'day').startOf('day').valueOf(), endTime: dayjs().endOf('day').valueOf() },
+    query: { startTime: fromWall(today.subtract(PERIODS[period], 'day').startOf('day'), tz), endTime: fromWall(today.endOf('day'), tz) },
   });
+  useExceptionRefresh(() => void q.refetch());
   const s = q.data;
   const option = useMemo<HomeChartOption>(() => {
     const cats = [...EXCEPTION_CATEGORIES, ...Object.keys(s?.byCategory ?? {}).filter((c) => !(EXCEPTION_CATEGORIES as readonly string[]).includes(c))];
