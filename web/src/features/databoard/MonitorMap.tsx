@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from 'react-leaflet';
-import { BOARD_STATE_COLORS, type BoardState, type Climate } from '@coldwatch/contract';
+import { BOARD_STATES, BOARD_STATE_COLORS, type BoardState, type Climate } from '@coldwatch/contract';
 import { cluster, escapeHtml, worstState, zoomLimits } from './mapLogic';
 import { wgs84ToGcj02 } from './gcj02';
 import { fmtValue } from '../../lib/format';
@@ -46,7 +46,8 @@ const Graticule = L.GridLayer.extend({
     const nw = (this as unknown as { _map: L.Map })._map.unproject([coords.x * size.x, coords.y * size.y], coords.z);
     ctx.fillStyle = 'rgba(0,0,0,.25)';
     ctx.font = '10px sans-serif';
-    ctx.fillText(`${nw.lat.toFixed(2)}, ${nw.lng.toFixed(2)}`, 4, 12);
+    const digits = coords.z >= 14 ? 4 : coords.z >= 10 ? 3 : 2;
+    ctx.fillText(`${nw.lat.toFixed(digits)}, ${nw.lng.toFixed(digits)}`, 4, 12);
     return tile;
   },
 });
@@ -72,11 +73,20 @@ function markerIcon(c: MapCarrier) {
   });
 }
 
-function clusterIcon(n: number, state: BoardState) {
-  const size = n < 10 ? 30 : n < 100 ? 36 : 44;
+/** A cluster: its count on a ring that shows the share of each state, in the colour of the most urgent one. */
+function clusterIcon(states: BoardState[]) {
+  const n = states.length;
+  const size = n < 10 ? 34 : n < 100 ? 40 : 48;
+  let at = 0;
+  const stops = BOARD_STATES.map((s) => {
+    const from = at;
+    at += (states.filter((x) => x === s).length / n) * 360;
+    return `${BOARD_STATE_COLORS[s]} ${from}deg ${at}deg`;
+  }).join(',');
+  const worst = worstState(states);
   return L.divIcon({
     className: 'cw-map-cluster',
-    html: `<span style="--c:${BOARD_STATE_COLORS[state]};width:${size}px;height:${size}px" data-state="${state}">${n}</span>`,
+    html: `<span style="--c:${BOARD_STATE_COLORS[worst]};background:conic-gradient(${stops});width:${size}px;height:${size}px" data-state="${worst}"><b>${n}</b></span>`,
     iconSize: [size, size],
     iconAnchor: [size / 2, size / 2],
   });
@@ -106,7 +116,7 @@ function Clustered({ carriers, renderPopup, labels }: Pick<Props, 'carriers' | '
           <Marker
             key={`g${g.items.map((c) => c.id).join('-')}`}
             position={g.latlng}
-            icon={clusterIcon(g.items.length, worstState(g.items.map((c) => c.state)))}
+            icon={clusterIcon(g.items.map((c) => c.state))}
             title={labels.carriers(g.items.length)}
             eventHandlers={{
               click: () => {

@@ -17,6 +17,7 @@ import { carrierState } from './monitorState';
 import { useMonitorCarriers } from './useMonitorCarriers';
 import { placesOf } from './mapLogic';
 import { MonitorMap, type MapCarrier } from './MonitorMap';
+import './monitor.css';
 import './map.css';
 
 type StateFilter = 'all' | BoardState;

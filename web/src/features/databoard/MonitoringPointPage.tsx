@@ -69,7 +69,7 @@ export default function MonitoringPointPage() {
       sorter: (a, b) => a.name.localeCompare(b.name),
       render: (v: string, r) => <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.id}`)}>{v}</Typography.Link>,
     },
-    { title: t('points.col.type'), dataIndex: 'type', width: 90, render: typeLabel },
+    { title: t('points.col.type'), dataIndex: 'type', width: 110, render: typeLabel },
     { title: t('points.col.scene'), dataIndex: 'sceneLabel', width: 130, ellipsis: true },
     ...(many ? [{ title: t('points.col.customer'), dataIndex: 'customerName', width: 130, ellipsis: true }] : []),
     {
@@ -83,8 +83,8 @@ export default function MonitoringPointPage() {
         </Tag>
       ),
     },
-    { title: t('points.col.temp'), key: 'temp', width: 100, align: 'right', sorter: (a, b) => (a.climate.temp ?? -1e9) - (b.climate.temp ?? -1e9), render: (_, r) => <Value v={r.climate.temp} state={r.climate.tempState} unit="°C" /> },
-    { title: t('points.col.hum'), key: 'hum', width: 100, align: 'right', sorter: (a, b) => (a.climate.hum ?? -1e9) - (b.climate.hum ?? -1e9), render: (_, r) => <Value v={r.climate.hum} state={r.climate.humState} unit="%RH" /> },
+    { title: t('points.col.temp'), key: 'temp', width: 125, align: 'right', sorter: (a, b) => (a.climate.temp ?? -1e9) - (b.climate.temp ?? -1e9), render: (_, r) => <Value v={r.climate.temp} state={r.climate.tempState} unit="°C" /> },
+    { title: t('points.col.hum'), key: 'hum', width: 125, align: 'right', sorter: (a, b) => (a.climate.hum ?? -1e9) - (b.climate.hum ?? -1e9), render: (_, r) => <Value v={r.climate.hum} state={r.climate.humState} unit="%RH" /> },
     { title: t('points.col.tempZone'), key: 'tz', width: 110, render: (_, r) => zoneText(r.tempMin, r.tempMax, '°C') },
     { title: t('points.col.humZone'), key: 'hz', width: 120, render: (_, r) => zoneText(r.humMin, r.humMax, '%RH') },
     {

@@ -44,7 +44,7 @@ function CountTable<K extends string | number>({ rows, title, onRow, testId, loa
   const columns: ColumnsType<GroupCounts<K>> = [
     { title: t('overview.col.group'), dataIndex: 'label', ellipsis: true, render: (v: string, g) => (onRow ? <Typography.Link onClick={() => onRow(g)}>{v}</Typography.Link> : v) },
     { title: t('overview.col.total'), dataIndex: 'total', width: 70, align: 'right' },
-    ...BOARD_STATES.map((s) => ({ title: t(`points.state.${s}`), dataIndex: s, width: 70, align: 'right' as const, render: cell(s) })),
+    ...BOARD_STATES.map((s) => ({ title: t(`points.state.${s}`), dataIndex: s, width: 88, align: 'right' as const, render: cell(s) })),
   ];
   return (
     <WidgetCard title={title} loading={loading} error={error} empty={rows.length === 0} onRetry={retry} minHeight={200} testId={testId}>

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { EXCEPTION_CATEGORIES, exceptionApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
-import { fmtNumber, formatInZone, fromWall, toWall } from '../../lib/format';
+import { fmtNumber, formatInZone, fromWall, RANGE_COLORS, toWall } from '../../lib/format';
 import { useExceptionRefresh } from '../databoard/useLiveStream';
 import { HomeChart, type HomeChartOption } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
@@ -23,6 +23,9 @@ const CATEGORY_COLOR: Record<string, string> = {
   gateway_connect: 'magenta',
   gateway_blackout: 'red',
 };
+/** Spec §9: above max orange, below min blue; a peak of another kind (connection) in the text colour. */
+const peakColor = (category: string) => (category.endsWith('_high') ? RANGE_COLORS.high : category.endsWith('_low') ? RANGE_COLORS.low : undefined);
+
 const STATUS_COLOR: Record<number, string> = { 0: 'error', 1: 'processing', 2: 'default' };
 
 /** The latest five exceptions; each leads to the exception records and to its device's history. */
@@ -58,7 +61,7 @@ export function LatestExceptions() {
               <div className="cw-latest-main">
                 <Link to="/abnormal/dataex" className="cw-latest-title">
                   {r.carrierName ?? t('noCarrier')}
-                  {value != null && <span className="cw-latest-value">{t('peak', { value: `${fmtNumber(value)} ${valueUnit(r.category)}`.trim() })}</span>}
+                  {value != null && <span className="cw-latest-value" style={{ color: peakColor(r.category) }} data-peak={r.category}>{t('peak', { value: `${fmtNumber(value)} ${valueUnit(r.category)}`.trim() })}</span>}
                 </Link>
                 <div className="cw-latest-meta">
                   <ClockCircleOutlined /> {formatInZone(r.startTs, user?.timeZone, 'YYYY-MM-DD HH:mm')}
