@@ -64,7 +64,7 @@ beforeAll(async () => {
     [a.customerId, await hashPassword(PASSWORD)],
   );
   await t.db.query(`INSERT INTO user_role (user_id, role_id) SELECT $1, id FROM role WHERE customer_id = $2 AND name = 'Operator'`, [viewerRow!.id, a.customerId]);
-  aIds = [...new Set([a.sceneId, a.carrierId, a.gatewayId, a.sensorId, a.contactId, ex!.id])];
+  aIds = [...new Set([a.sceneId, a.carrierId, a.gatewayId, a.sensorId, a.contactId, a.rangeId, ex!.id])];
   aSecretHash = (await t.db.one<{ secret_hash: string }>('SELECT secret_hash FROM gateway WHERE id = $1', [a.gatewayId]))!.secret_hash;
   beta = await t.login('beta');
   viewer = await t.login('alphaviewer');

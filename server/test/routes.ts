@@ -72,7 +72,7 @@ export function knownParams(a: Records, id: number, withCodes = false): Record<s
   const now = Date.now();
   return {
     id, ids: String(id), carrierId: a.carrierId, sceneId: a.sceneId, parentId: a.sceneId, gatewayId: a.gatewayId, sensorId: a.sensorId,
-    contactId: a.contactId, exceptionId: id, customerId: a.customerId, scopeId: a.customerId, deviceNo: a.devNo, devNo: a.devNo,
+    contactId: a.contactId, unitId: 1, exceptionId: id, customerId: a.customerId, scopeId: a.customerId, deviceNo: a.devNo, devNo: a.devNo,
     dev: a.devNo, ...(withCodes ? { sn: a.gatewaySn, code: a.sceneCode, sceneCode: a.sceneCode } : {}),
     start: now - 86_400_000, end: now, contactIds: [a.contactId],
   };

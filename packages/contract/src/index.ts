@@ -28,6 +28,7 @@ export * from './api/customer.js';
 export * from './api/scheduled.js';
 export * from './api/live.js';
 export * from './api/wizard.js';
+export * from './api/unit.js';
 export * from './reading.js';
 export * from './api/metrics.js';
 export * from './refs.gen.js';

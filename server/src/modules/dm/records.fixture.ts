@@ -14,6 +14,8 @@ export interface Records {
   sceneCode: string;
   contactId: number;
   carrierId: number;
+  /** Its monitoring range in ℃. */
+  rangeId: number;
   gatewayId: number;
   gatewaySn: string;
   secret: string;
@@ -49,8 +51,10 @@ export async function seedRecords(t: TestCtx, account: string, tag: string, snHe
   );
   await t.db.query(`UPDATE sensor SET last_ts = now(), last_temp = 5, last_hum = 50, status = 1 WHERE id = $1`, [sensor.id]);
   const sceneCode = (await call(t, cookie, 'GET', `/service/scene/detail?id=${scene.id}`)).code;
+  const tempUnit = (await call(t, cookie, 'GET', '/service/share/unit')).find((u: { number: string }) => u.number === 'temp');
+  const range = await call(t, cookie, 'POST', '/service/range/add', { unitId: tempUnit.id, min: -40, max: 85 });
   return {
-    cookie, customerId, sceneId: scene.id, sceneCode, contactId: contact.id, carrierId: carrier.id,
+    cookie, customerId, sceneId: scene.id, sceneCode, contactId: contact.id, carrierId: carrier.id, rangeId: range.id,
     gatewayId: gw.id, gatewaySn, secret: gw.secret, sensorId: sensor.id, devNo,
   };
 }

@@ -10,7 +10,7 @@ import { AppError, conflict, noPermission, notFound, uniqueViolation } from '../
  */
 
 /** The record tables the modules own; a closed list so a table name never comes from input. */
-export type RecordTable = 'scene' | 'carrier' | 'gateway' | 'sensor' | 'contact';
+export type RecordTable = 'scene' | 'carrier' | 'gateway' | 'sensor' | 'contact' | 'probe_range';
 
 /**
  * A scene-limited caller may only make records inside its limit: a device it adds or updates
@@ -26,7 +26,7 @@ export function sameCustomer(ref: { customer_id: number }, customerId: number, w
 }
 
 /** A record that cannot be deleted while something depends on it (spec §8 "items that cannot be deleted"). */
-export const inUse = (what: 'scene' | 'gateway' | 'carrier') => new AppError(Code.FAILED, `errors.inUse.${what}`);
+export const inUse = (what: 'scene' | 'gateway' | 'carrier' | 'unit') => new AppError(Code.FAILED, `errors.inUse.${what}`);
 
 /**
  * Runs a write and maps a unique violation to its §8 answer; the database's constraint is the
@@ -57,7 +57,7 @@ export function rangeState(v: number | null | undefined, min: number | null, max
 /**
  * The scene-limit condition of a record table (docs/permissions.md "Scene limit") for alias
  * `t`: a scene by its id, a carrier by its scene, a gateway or sensor by the carrier it is bound
- * to; contacts are the customer's and not limited.
+ * to; contacts and probe ranges are the customer's and not limited.
  */
 export function limitOf(eb: ExpressionBuilder<any, any>, scope: Scope, table: RecordTable, alias = 't'): Expression<SqlBool> {
   if (scope.sceneIds === null) return sql<boolean>`TRUE`;

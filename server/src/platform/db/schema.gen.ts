@@ -268,6 +268,25 @@ export interface NoticeLogTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface ProbeRangeTable {
+  id: Generated<number>;
+  customer_id: number;
+  unit_id: number;
+  min_value: number;
+  max_value: number;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ProbeUnitTable {
+  id: Generated<number>;
+  unit: string;
+  mark: string;
+  number: string;
+  value_type: Generated<string>;
+  description: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface ReadingTable {
   sensor_id: number;
   ts: ColumnType<Date, Date | string, Date | string>;
@@ -501,6 +520,8 @@ export interface DB {
   login_qr: LoginQrTable;
   menu_resource: MenuResourceTable;
   notice_log: NoticeLogTable;
+  probe_range: ProbeRangeTable;
+  probe_unit: ProbeUnitTable;
   reading: ReadingTable;
   reading_1h: Reading1hTable;
   reading_5m: Reading5mTable;
@@ -540,6 +561,7 @@ export const TENANT_COLUMN = {
   ingest_reject: 'customer_id',
   login_qr: 'customer_id',
   notice_log: 'customer_id',
+  probe_range: 'customer_id',
   reading: 'customer_id',
   reading_1h: 'customer_id',
   reading_5m: 'customer_id',
