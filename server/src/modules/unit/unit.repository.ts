@@ -6,7 +6,7 @@ import { crossTenant, system } from '../../platform/db/kysely.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
-import { conflict, notFound, paramError } from '../../platform/http/errors.js';
+import { AppError, conflict, notFound, paramError } from '../../platform/http/errors.js';
 import { idsInScope, inUse, mapUnique, rowInScope } from '../dm/records.js';
 
 /** Units of measure (a platform catalogue) and the customers' monitoring ranges in them. */
@@ -49,7 +49,8 @@ async function checkUnit(k: Kysely<DB>, b: UnitBody, exceptId = 0) {
       .where(sql`lower(${sql.ref(col)})`, '=', b[col].toLowerCase())
       .where('id', '<>', exceptId)
       .executeTakeFirst();
-    if (dup) throw conflict(col === 'number' ? Code.CODE_EXISTS : Code.NAME_EXISTS, `errors.exists.${key}`);
+    // The field is named too, so the form puts the message under it.
+    if (dup) throw new AppError(col === 'number' ? Code.CODE_EXISTS : Code.NAME_EXISTS, `errors.exists.${key}`, 200, { [col]: `errors.exists.${key}` });
   }
 }
 
@@ -134,7 +135,7 @@ async function checkRange(k: Kysely<DB>, customerId: number, b: RangeBody, excep
   const unit = await k.selectFrom('probe_unit').select('id').where('id', '=', b.unitId).executeTakeFirst();
   if (!unit) throw paramError('errors.unitUnknown', { unitId: 'errors.unitUnknown' });
   const dup = await k.selectFrom('probe_range').select('id').where('customer_id', '=', customerId).where('unit_id', '=', b.unitId).where('id', '<>', exceptId).executeTakeFirst();
-  if (dup) throw conflict(Code.FAILED, 'errors.exists.range');
+  if (dup) throw new AppError(Code.FAILED, 'errors.exists.range', 200, { unitId: 'errors.exists.range' });
 }
 
 export async function addRange(q: Queryable, scope: Scope, b: RangeBody & { customerId?: number }) {

@@ -51,7 +51,7 @@ async function secondScene(first: Records): Promise<Records> {
   const sensor = await call(t, cookie, 'POST', '/service/sensor/add', { devNo, type: 'zigbee_th', gatewayId: gw.id, carrierId: carrier.id });
   await t.db.query(`INSERT INTO reading(sensor_id, ts, customer_id, temp, hum) VALUES ($1, now(), $2, 5, 50)`, [sensor.id, first.customerId]);
   return {
-    cookie, customerId: first.customerId, sceneId: scene.id, sceneCode: '', contactId: first.contactId, carrierId: carrier.id,
+    cookie, customerId: first.customerId, sceneId: scene.id, sceneCode: '', contactId: first.contactId, carrierId: carrier.id, rangeId: first.rangeId,
     gatewayId: gw.id, gatewaySn, secret: gw.secret, sensorId: sensor.id, devNo,
   };
 }
