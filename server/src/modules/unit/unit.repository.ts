@@ -2,7 +2,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { Code, type RangeBody, type UnitBody, type UnitValueType } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
-import { crossTenant, system } from '../../platform/db/kysely.js';
+import { system } from '../../platform/db/kysely.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
@@ -27,11 +27,10 @@ function unitSelect(k: Kysely<DB>) {
 /** The catalogue for every user; rangeCount counts the caller's own ranges only. */
 export const listUnits = (q: Queryable, scope: Scope) => unitSelect(scoped(q, scope)).orderBy('u.id').execute();
 
-/** Platform code: a unit's ranges are counted over every customer, to tell whether it may be deleted. */
-const platform = (q: Queryable) => crossTenant(q, 'units are a platform catalogue used by every customer\'s ranges');
+/** Only platform users hold the unit functions (menu probeunit, level 2): their scope sees every customer's ranges. */
 
-export function pageUnits(q: Queryable, f: PageInput & { unit?: string; valueType?: UnitValueType }) {
-  const query = unitSelect(platform(q)).where((eb) => {
+export function pageUnits(q: Queryable, scope: Scope, f: PageInput & { unit?: string; valueType?: UnitValueType }) {
+  const query = unitSelect(scoped(q, scope)).where((eb) => {
     const and: Expression<SqlBool>[] = [];
     if (f.unit) and.push(eb.or([eb('u.unit', 'ilike', contains(f.unit)), eb('u.mark', 'ilike', contains(f.unit)), eb('u.number', 'ilike', contains(f.unit))]));
     if (f.valueType) and.push(eb('u.value_type', '=', f.valueType));
@@ -78,14 +77,20 @@ export async function updateUnit(q: Queryable, b: UnitBody & { id: number }) {
 }
 
 /** A unit some customer's range uses cannot be deleted (spec §8 "module in use"); nothing is deleted then. */
-export async function removeUnits(q: Queryable, ids: number[]) {
-  const k = platform(q);
+export async function removeUnits(q: Queryable, scope: Scope, ids: number[]) {
+  const k = scoped(q, scope);
   const rows = await k.selectFrom('probe_unit').select('id').where('id', 'in', ids).forUpdate().execute();
   if (rows.length !== new Set(ids).size) throw notFound();
   const used = await k.selectFrom('probe_range').select('unit_id').where('unit_id', 'in', ids).executeTakeFirst();
   if (used) throw inUse('unit');
-  const r = await k.deleteFrom('probe_unit').where('id', 'in', ids).executeTakeFirst();
-  return { deleted: Number(r.numDeletedRows) };
+  try {
+    const r = await system(q).deleteFrom('probe_unit').where('id', 'in', ids).executeTakeFirst();
+    return { deleted: Number(r.numDeletedRows) };
+  } catch (err) {
+    // A range the caller's scope does not show still holds the unit (the foreign key says so).
+    if ((err as { code?: string })?.code === '23503') throw inUse('unit');
+    throw err;
+  }
 }
 
 // ---- monitoring ranges, per customer -----------------------------------------------------

@@ -11,7 +11,7 @@ import * as repo from './unit.repository.js';
  */
 export const unitRoutes: Module = (app, { db }) => {
   serve(app, unitApi.list, {}, async (req) => repo.listUnits(db, req.scope));
-  serve(app, unitApi.page, { funcs: ['viewProbeUnit'] }, async (req) => repo.pageUnits(db, req.query));
+  serve(app, unitApi.page, { funcs: ['viewProbeUnit'] }, async (req) => repo.pageUnits(db, req.scope, req.query));
   serve(app, unitApi.add, { funcs: ['newProbeUnit'] }, async (req) =>
     mutate(db, req, { module: 'unit', method: 'add', content: `add unit ${req.body.unit}`, params: req.body }, (q) => repo.addUnit(q, req.body)),
   );
@@ -19,7 +19,7 @@ export const unitRoutes: Module = (app, { db }) => {
     mutate(db, req, { module: 'unit', method: 'update', content: `update unit ${req.body.id}`, params: req.body }, (q) => repo.updateUnit(q, req.body)),
   );
   serve(app, unitApi.del, { funcs: ['removeProbeUnit'] }, async (req) =>
-    mutate(db, req, { module: 'unit', method: 'del', content: `delete units ${req.query.ids.join(',')}`, params: req.query }, (q) => repo.removeUnits(q, req.query.ids)),
+    mutate(db, req, { module: 'unit', method: 'del', content: `delete units ${req.query.ids.join(',')}`, params: req.query }, (q) => repo.removeUnits(q, req.scope, req.query.ids)),
   );
 
   serve(app, rangeApi.list, {}, async (req) => repo.listRanges(db, req.scope, req.query));

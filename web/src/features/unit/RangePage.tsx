@@ -44,7 +44,8 @@ function RangeDialog({ target, taken, onClose, onDone }: { target: RangeRow | 'n
       onClose();
     });
   const mine = target !== 'new' && target ? target.unitId : undefined;
-  const mark = units.data?.find((u) => u.id === Form.useWatch('unitId', form))?.mark;
+  const unitId = Form.useWatch('unitId', form);
+  const mark = units.data?.find((u) => u.id === unitId)?.mark;
   return (
     <FormDialog open={!!target} title={target === 'new' ? t('range.addTitle') : t('range.editTitle')} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose}>
       <Form form={form} name="rangeForm" layout="vertical" requiredMark>
