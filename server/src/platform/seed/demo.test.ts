@@ -50,6 +50,14 @@ describe('demo seed', () => {
     for (const sn of sns) expect(sn).toMatch(sn === FEED_GATEWAY.sn ? /^DEMO0000FEED$/ : /^[0-9A-F]{12}$/);
   });
 
+  it('gives the demo logins a mobile number and an e-mail, so their profiles save as they are', async () => {
+    const rows = await db.query<{ account: string; mobile: string; email: string }>(`SELECT account, mobile, email FROM app_user WHERE account IN ('admin', 'demo') ORDER BY account`);
+    expect(rows).toEqual([
+      { account: 'admin', mobile: '13900000000', email: 'admin@example.com' },
+      { account: 'demo', mobile: '13900000001', email: 'demo@example.com' },
+    ]);
+  });
+
   it('leaves the hand-driven gateway to people: its password, its sensor, its zone and contact, no history', async () => {
     const gw = await db.one<{ secret_hash: string }>(`SELECT secret_hash FROM gateway WHERE sn = $1`, [FEED_GATEWAY.sn]);
     expect(verifyGatewaySecret(gw!.secret_hash, 'feedfeed')).toBe(true);

@@ -190,6 +190,9 @@ export async function seedDemo(db: Db, opts: { now?: number } = {}): Promise<See
   const customerId = await db.tx(async (q) => {
     const { customerId } = await createCustomerWithAdmin(asDb(db, q), { ...DEMO_CUSTOMER, orgType: '02' });
     await q.query(`UPDATE customer SET short_name = 'Demo', area = 'Shanghai', address = '1 Demo Road, Shanghai', contact = 'Li Wei', phone = '021-00000000', email = 'it@example.com' WHERE id = $1`, [customerId]);
+    // The demo accounts carry a mobile number and an e-mail (§5: the profile form requires a mobile), so their profiles can be saved as they are.
+    await q.query(`UPDATE app_user SET mobile = '13900000001', email = 'demo@example.com' WHERE account = 'demo'`);
+    await q.query(`UPDATE app_user SET mobile = '13900000000', email = 'admin@example.com' WHERE account = 'admin' AND mobile IS NULL`);
 
     const sceneIds = new Map<string, number>();
     for (const [i, s] of SCENES.entries()) {

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { USER_TYPE } from '@coldwatch/contract';
 import { useAuth, useLogout } from '../auth';
+import { userName } from '../../lib/seeded';
 import { ApiError } from '../../api/client';
 import { ERROR_TOAST_SECONDS } from '../errors';
 import { switchLanguage } from '../i18n';
@@ -41,7 +42,7 @@ export function UserMenu() {
       disabled: true,
       label: (
         <div className="cw-user-who">
-          <Typography.Text strong>{user?.name || user?.account}</Typography.Text>
+          <Typography.Text strong>{userName(t, user)}</Typography.Text>
           <Typography.Text type="secondary">{user?.customerName}</Typography.Text>
         </div>
       ),
@@ -80,7 +81,7 @@ export function UserMenu() {
       >
         <Space style={{ cursor: 'pointer', paddingInline: 8 }} data-testid="user-menu">
           <Avatar size={28} style={{ background: '#1d4ed8' }} src={user?.avatar ? avatarUrl(user.avatar) : undefined} icon={<UserOutlined />} />
-          <span className="cw-user-name">{user?.name || user?.account}</span>
+          <span className="cw-user-name">{userName(t, user)}</span>
         </Space>
       </Dropdown>
       <LoginQrDialog open={dialog === 'qr'} onClose={() => setDialog(undefined)} />

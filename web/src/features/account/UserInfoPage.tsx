@@ -15,6 +15,7 @@ import { idList } from '../../api/call';
 import { useAction } from '../../api/hooks';
 import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
 import { formatInZone } from '../../lib/format';
+import { roleName, userName } from '../../lib/seeded';
 import { PasswordDialog } from './PasswordDialog';
 import { UserDialog } from './UserDialog';
 import { LEVEL_COLOR } from './roleTypes';
@@ -77,7 +78,7 @@ export default function UserInfoPage() {
       render: (v: string, r) => (
         <Space size={4}>
           {r.gender === 0 ? <WomanOutlined style={{ color: '#eb2f96' }} /> : <ManOutlined style={{ color: '#1677ff' }} />}
-          <span>{v || '--'}</span>
+          <span>{v ? userName(t, r) : '--'}</span>
         </Space>
       ),
     },
@@ -92,7 +93,7 @@ export default function UserInfoPage() {
             {roles.map((r) => (
               <Tooltip key={r.id} title={t(`role.level.${r.level}`, { defaultValue: '' })}>
                 <Tag color={r.type === 'admin' ? 'volcano' : LEVEL_COLOR[r.level]} style={{ marginInlineEnd: 0 }}>
-                  {r.name}
+                  {roleName(t, r.name)}
                 </Tag>
               </Tooltip>
             ))}

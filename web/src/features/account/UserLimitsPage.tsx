@@ -14,6 +14,7 @@ import { idList } from '../../api/call';
 import { useAction } from '../../api/hooks';
 import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
 import { formatInZone } from '../../lib/format';
+import { roleName } from '../../lib/seeded';
 import { RoleDialog } from './RoleDialog';
 import { LEVEL_COLOR, type RoleRow } from './roleTypes';
 import { useCustomerOptions } from './shared';
@@ -63,7 +64,7 @@ export default function UserLimitsPage() {
       width: 240,
       render: (v: string, r) => (
         <Space size={6}>
-          <span>{v}</span>
+          <span>{roleName(t, v)}</span>
           {r.isDefault && (
             <Tooltip title={t('role.defaultHint')}>
               <Tag color="gold" icon={<StarFilled />} style={{ marginInlineEnd: 0 }}>

@@ -2,6 +2,7 @@ import { Col, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { useAuth } from '../../app/auth';
+import { userName } from '../../lib/seeded';
 import { CarrierKpis, CarrierStatusWidget } from './CarrierWidgets';
 import { DeviceWidget } from './DeviceWidget';
 import { ExceptionStatsWidget, LatestExceptions } from './ExceptionWidgets';
@@ -25,7 +26,7 @@ export default function HomePage() {
       <div className="cw-home-welcome">
         <div>
           <Typography.Title level={4} style={{ margin: 0 }}>
-            {t(`greeting.${greeting}`, { name: user?.name || user?.account || '' })}
+            {t(`greeting.${greeting}`, { name: userName(t, user) })}
           </Typography.Title>
           <Typography.Text type="secondary">{t('welcome', { customer: user?.customerName ?? '' })}</Typography.Text>
         </div>

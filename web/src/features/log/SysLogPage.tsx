@@ -6,6 +6,7 @@ import { syslogApi, type SysLogRow } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { seesManyCustomers, useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
+import { logContent } from './logContent';
 import { formatInZone } from '../../lib/format';
 import './log.css';
 
@@ -58,7 +59,7 @@ export default function SysLogPage() {
       { title: t('module'), dataIndex: 'module', width: 120, render: (m: string) => moduleName(m) },
       { title: t('operator'), dataIndex: 'operator', width: 120, render: (v: string | null) => v || '—' },
       { title: t('method'), dataIndex: 'method', width: 140, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-      { title: t('content'), dataIndex: 'content', ellipsis: true },
+      { title: t('content'), dataIndex: 'content', ellipsis: true, render: (_: string, r: SysLogRow) => logContent(t, r) },
       {
         title: t('params'),
         dataIndex: 'params',
