@@ -7,7 +7,7 @@ const node = (id: number, code: string, url: string, children?: MenuNode[], hidd
 
 const serverMenu: MenuNode[] = [
   node(1, 'home', '/home', undefined, true),
-  node(2, 'databoard', '/databoard', [node(3, 'deviceMonitor', '/databoard/deviceMonitor'), node(4, 'Map', '/databoard/monitorMap')]),
+  node(2, 'databoard', '/databoard', [node(3, 'deviceMonitor', '/databoard/deviceMonitor'), node(4, 'futureBoard', '/databoard/futureBoard')]),
   node(5, 'count', '/count', [node(6, 'statistic', '/count/statistic')]),
   node(7, 'log', '/noti', [node(8, 'noticelog', '/noti/notification'), node(9, 'sysLog', '/noti/sysLog')]),
   node(10, 'workOrder', '/order/workOrder'),
