@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Alert, Button, Card, DatePicker, Empty, Input, Segmented, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, DatePicker, Empty, Segmented, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { LineChartOutlined, ZoomInOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
@@ -15,6 +15,7 @@ import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { fmtValue, formatInZone, fromWall, offsetMinutes, rangeState, RANGE_COLORS, toWall } from '../../lib/format';
+import { DevicePicker } from './DevicePicker';
 import { EChart } from './EChart';
 import { buildChartOption } from './chartOption';
 import {
@@ -52,7 +53,7 @@ export default function HistoryDataPage() {
     return s > 0 ? [s, e > 0 ? e : Date.now()] : instantsOf(quickRange('h24', toWall(Date.now(), timeZone)), timeZone);
   });
   const [width, setWidth] = useState(0);
-  const [devInput, setDevInput] = useState(deviceNo);
+  const carrierId = Number(params.get('carrierId')) || undefined;
 
   // The page stays mounted in its tab: a new link (another device, another window) re-applies.
   // Coming from an exception: its period is highlighted on the chart.
@@ -60,7 +61,6 @@ export default function HistoryDataPage() {
   const exEnd = Number(params.get('exEnd')) || 0;
   const startParam = params.get('start');
   const endParam = params.get('end');
-  useEffect(() => setDevInput(deviceNo), [deviceNo]);
   useEffect(() => {
     const s = Number(startParam);
     const e = Number(endParam);
@@ -139,16 +139,7 @@ export default function HistoryDataPage() {
     <div className="cw-his-page">
       <div className="cw-his-toolbar">
         <Typography.Text>{t('device')}</Typography.Text>
-        <Input.Search
-          style={{ width: 240 }}
-          aria-label={t('device')}
-          placeholder={t('devicePlaceholder')}
-          value={devInput}
-          onChange={(e) => setDevInput(e.target.value)}
-          onSearch={onDevice}
-          enterButton={t('query')}
-          allowClear
-        />
+        <DevicePicker value={deviceNo} carrierId={carrierId} onChange={onDevice} />
         <Segmented<QuickRange | ''>
           value={quick ?? ''}
           onChange={(k) => k && pickQuick(k)}
