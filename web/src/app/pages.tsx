@@ -95,6 +95,14 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.historyData',
     Component: page(() => import('../features/history/HistoryDataPage')),
   },
+  // The menu's way to history data (spec §2 /count/detailData "Detailed data"): the same page, its device picked there.
+  {
+    path: '/count/detailData',
+    titleKey: 'shell:page.historyData',
+    menuCode: 'detailData',
+    funcs: ['viewHistory'],
+    Component: page(() => import('../features/history/HistoryDataPage')),
+  },
   { path: '/noti/sysLog', titleKey: 'shell:page.sysLog', menuCode: 'sysLog', funcs: ['viewSysLog'], Component: page(() => import('../features/log/SysLogPage')) },
   {
     path: '/user/userinfo',
@@ -166,6 +174,7 @@ export const SECTION_REDIRECTS: Record<string, string> = {
   '/layout': '/home',
   '/databoard': '/databoard/deviceMonitor',
   '/abnormal': '/abnormal/dataex',
+  '/count': '/count/detailData',
   '/carrier': '/carrier/incubator',
   '/arch': '/arch/architecture',
   '/personal': '/personal/material',
