@@ -25,6 +25,7 @@ export const carrierRefs: RefsOf<typeof carrierApi> = {
   update: { method: 'PUT', path: '/service/carrier/update', body: true },
   alarmSwitch: { method: 'PUT', path: '/service/carrier/alarmSwitch', body: true },
   del: { method: 'DELETE', path: '/service/carrier/del' },
+  operateRecord: { method: 'GET', path: '/service/carrier/operateRecord' },
 };
 
 export const contactRefs: RefsOf<typeof contactApi> = {

@@ -3,6 +3,7 @@ import { carrierBody, carrierUpdateBody } from '../schemas.js';
 import { CARRIER_MODES, NOTICE_CHANNELS, SENSOR_TYPES } from '../enums.js';
 import { SAMPLE_MODES } from '../sample.js';
 import { BOARD_STATES } from '../board.js';
+import { sysLogRow } from './syslog.js';
 import { deletedResult, id, idParams, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
 
 /** Carriers (monitoring points, spec §3) and the live board of the databoard (spec §2). */
@@ -123,6 +124,14 @@ export const carrierApi = {
     result: z.object({ changed: z.number().int() }),
   }),
   del: route({ method: 'DELETE', path: '/service/carrier/del', tag, summary: 'Delete carriers that hold no devices', query: idsQuery, result: deletedResult }),
+  operateRecord: route({
+    method: 'GET',
+    path: '/service/carrier/operateRecord',
+    tag,
+    summary: 'What was done to one carrier (its system-log entries), newest first',
+    query: pageQuery({ id }, []),
+    result: pageOf(sysLogRow),
+  }),
 };
 
 export const dmApi = {

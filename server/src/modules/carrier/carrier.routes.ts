@@ -5,6 +5,7 @@ import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
 import { carrierWithDevices } from '../dm/dm.repository.js';
 import * as repo from './carrier.repository.js';
+import { ofRecord } from '../syslog/syslog.repository.js';
 
 /** Carriers (monitoring points) of spec §3: zones, contacts, bound devices. */
 export const carrierRoutes: Module = (app, { db }) => {
@@ -27,6 +28,12 @@ export const carrierRoutes: Module = (app, { db }) => {
     return mutate(db, req, { module: 'carrier', method: 'alarmSwitch', content: `alarm ${alarmOn ? 'on' : 'off'} for carriers ${ids.join(',')}`, params: req.body }, (q) =>
       repo.alarmSwitch(q, req.scope, ids, alarmOn),
     );
+  });
+
+  // A carrier outside the caller's scope (or limit) is 404, like its detail.
+  serve(app, carrierApi.operateRecord, { funcs: ['viewCarrier'] }, async (req) => {
+    if (!(await repo.detail(db, req.scope, req.query.id))) throw notFound();
+    return ofRecord(db, req.scope, 'carrier', req.query.id, req.query);
   });
 
   serve(app, carrierApi.del, { funcs: ['removeCarrier'] }, async (req) => {

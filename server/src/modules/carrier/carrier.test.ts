@@ -168,3 +168,17 @@ describe('binding sensors through the carrier form (sensorIds)', () => {
     expect((await call(t, a.cookie, 'GET', '/service/carrier/page?name=Hum%20zone')).total).toBe(0);
   });
 });
+
+describe('operate record of a carrier (its system-log entries)', () => {
+  it('lists its add, updates and switches newest first, nothing of other carriers, and 404 for a foreign carrier', async () => {
+    const made = await call(t, a.cookie, 'POST', '/service/carrier/add', { name: 'RecordFridge', type: 2, sceneId: a.sceneId, tempMin: 2, tempMax: 8 });
+    await call(t, a.cookie, 'PUT', '/service/carrier/update', { id: made.id, name: 'RecordFridge', type: 2, sceneId: a.sceneId, tempMin: 3, tempMax: 8 });
+    await call(t, a.cookie, 'PUT', '/service/carrier/alarmSwitch', { ids: [made.id, a.carrierId], alarmOn: false });
+    await call(t, a.cookie, 'PUT', '/service/carrier/alarmSwitch', { ids: [a.carrierId], alarmOn: true });
+    const rec = await call(t, a.cookie, 'GET', `/service/carrier/operateRecord?id=${made.id}`);
+    expect(rec.rows.map((r: { method: string }) => r.method)).toEqual(['alarmSwitch', 'update', 'add']);
+    expect(rec.rows[2].params).toMatchObject({ name: 'RecordFridge', id: made.id });
+    const beta = await t.login('beta');
+    expect((await t.app.inject({ method: 'GET', url: `/service/carrier/operateRecord?id=${made.id}`, headers: { cookie: beta } })).statusCode).toBe(404);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, paged, type PageInput } from '../../platform/db/query.js';
@@ -42,4 +42,20 @@ export function page(q: Queryable, scope: Scope, f: SysLogFilter) {
 export async function modules(q: Queryable, scope: Scope): Promise<string[]> {
   const rows = await scoped(q, scope).selectFrom('sys_log').select('module').distinct().orderBy('module').execute();
   return rows.map((r) => r.module);
+}
+
+/**
+ * The entries of one record (module and id): its add (the log names the id it made), updates,
+ * switches and delete; `params.id` or `params.ids` name it. Newest first.
+ */
+export function ofRecord(q: Queryable, scope: Scope, module: string, id: number, f: PageInput) {
+  const k = scoped(q, scope);
+  const query = k
+    .selectFrom('sys_log as l')
+    .leftJoin('customer as cu', 'cu.id', 'l.customer_id')
+    .select([msOf('l.created_at').as('time'), 'l.id', 'l.module', 'l.operator', 'l.method', 'l.content', 'l.params', 'l.result', 'l.customer_id as customerId', 'cu.name as customerName'])
+    .where('l.module', '=', module)
+    .where('l.result', '=', 1)
+    .where(sql<boolean>`(l.params->>'id' = ${String(id)} OR l.params->'ids' @> ${JSON.stringify([id])}::jsonb)`);
+  return paged(query, f, { by: ['l.created_at desc', 'l.id desc'] });
 }

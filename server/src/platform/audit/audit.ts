@@ -42,11 +42,19 @@ export async function writeLog(q: Queryable, req: FastifyRequest | undefined, e:
  * log: time, module, operator, method, content, parameters, result). A failure rolls the
  * change back and is logged with result 0 before the error goes on to the caller.
  */
+/** An add's log names the record it made (its id), so the record's operate record finds it later. */
+function withCreatedId(e: AuditEntry, r: unknown): AuditEntry {
+  const id = (r as { id?: unknown } | null)?.id;
+  const p = e.params as Record<string, unknown> | undefined;
+  if (typeof id !== 'number' || !p || typeof p !== 'object' || Array.isArray(p) || 'id' in p) return e;
+  return { ...e, params: { ...p, id } };
+}
+
 export async function mutate<T>(db: Db, req: FastifyRequest, e: AuditEntry, fn: (q: Queryable) => Promise<T>): Promise<T> {
   try {
     return await db.tx(async (q) => {
       const r = await fn(q);
-      await writeLog(q, req, e, 1);
+      await writeLog(q, req, withCreatedId(e, r), 1);
       return r;
     });
   } catch (err) {

@@ -8,13 +8,14 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Card, Col, Descriptions, Empty, Row, Select, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
 import { EditOutlined, LineChartOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { alarmLogApi, carrierApi, carrierValue, exceptionApi, type LiveEvent } from '@coldwatch/contract';
+import { alarmLogApi, carrierApi, climateOf, exceptionApi, type LiveEvent, type SysLogRow } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { PageCard, PagedTable } from '../../ui';
 import { fmtValue, formatInZone, rangeState, RANGE_COLORS } from '../../lib/format';
 import { CarrierCard } from '../databoard/CarrierCard';
-import { applyEvents, isOffline, type MonitorCarrier } from '../databoard/monitorState';
+import { logContent } from '../log/logContent';
+import { applyEvents, type MonitorCarrier } from '../databoard/monitorState';
 import { useLiveStream } from '../databoard/useLiveStream';
 import { DayChart } from '../history/DayChart';
 import { AlarmSwitch } from './AlarmSwitch';
@@ -50,16 +51,14 @@ export default function CarrierDetailPage() {
   const c = live[0];
   const sensors = useMemo(() => c?.sensors ?? [], [c]);
   const climate = sensors.filter((s) => s.type !== 'gas' && s.type !== 'magnet');
-  const value = (field: 'temp' | 'hum') =>
-    c ? carrierValue(c.sampleMode, climate.filter((s) => !isOffline(s)).map((s) => (s[field] === null || s.lastTs === null ? null : { value: s[field]!, ts: s.lastTs }))) : null;
   const devNo = chartDev ?? climate[0]?.devNo;
 
   if (!id) return <PageCard><Empty description={t('detail.noId')} /></PageCard>;
   if (atom.isError) return <PageCard><Alert type="error" showIcon title={t('detail.notFound')} /></PageCard>;
   if (!c) return <Spin style={{ display: 'block', padding: 80 }} />;
 
-  const temp = value('temp');
-  const hum = value('hum');
+  // The carrier's one value by its sample mode: the same definition as the board and the map (contract board.ts).
+  const { temp, hum } = climateOf(c);
   const big = (v: number | null, min: number | null, max: number | null, unit: string, label: string) => (
     <div>
       <Typography.Text type="secondary">{label}</Typography.Text>
@@ -224,6 +223,24 @@ export default function CarrierDetailPage() {
                     { title: t('log.time'), dataIndex: 'time', render: (v: number) => formatInZone(v, tz) },
                     { title: t('log.switch'), dataIndex: 'alarmOn', render: (v: boolean) => (v ? <Tag color="green">{t('alarm.on')}</Tag> : <Tag color="red">{t('alarm.off')}</Tag>) },
                     { title: t('log.operator'), dataIndex: 'operator' },
+                  ]}
+                />
+              ),
+            },
+            {
+              key: 'operateRecord',
+              label: t('detail.operateRecord'),
+              children: (
+                <PagedTable
+                  route={carrierApi.operateRecord}
+                  params={{ id }}
+                  size="small"
+                  rowKey="id"
+                  locale={{ emptyText: t('detail.noOperations') }}
+                  columns={[
+                    { title: t('log.time'), dataIndex: 'time', width: 170, render: (v: number) => formatInZone(v, tz) },
+                    { title: t('log.operator'), dataIndex: 'operator', width: 140 },
+                    { title: t('log.content'), key: 'content', render: (_: unknown, r: SysLogRow) => logContent(t, r) },
                   ]}
                 />
               ),
