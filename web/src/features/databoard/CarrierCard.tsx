@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { Card, Tag, Tooltip, Typography } from 'antd';
 import { WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { BOARD_STATE_COLORS } from '@coldwatch/contract';
+import { BOARD_STATE_COLORS, climateOf } from '@coldwatch/contract';
 import { carrierIcon } from './carrierIcons';
 import { carrierState, isOffline, type MonitorCarrier, type MonitorSensor } from './monitorState';
 import { fmtValue, fmtZone, formatInZone, rangeState, RANGE_COLORS, type RangeState } from '../../lib/format';
@@ -67,6 +67,19 @@ function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCa
   );
 }
 
+/** With several sensors, the carrier's one value by its sample mode (spec §3): what its state and alarms follow. */
+function CarrierValue({ carrier }: { carrier: MonitorCarrier }) {
+  const { t } = useTranslation('monitor');
+  const c = climateOf(carrier);
+  return (
+    <div className="cw-mon-carrier-value" data-testid="carrier-value">
+      <span>{t('carrierValue', { mode: t(`points.sample.${carrier.sampleMode}`) })}</span>
+      <b style={{ color: RANGE_COLORS[c.tempState] }}>{fmtValue(c.temp)}°C</b>
+      {c.hum !== null && <b style={{ color: RANGE_COLORS[c.humState] }}>{fmtValue(c.hum)}%RH</b>}
+    </div>
+  );
+}
+
 export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSensor }: Props) {
   const { t } = useTranslation('monitor');
   const state = carrierState(carrier);
@@ -100,6 +113,7 @@ export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSens
         </span>
       }
     >
+      {carrier.sensors.length > 1 && <CarrierValue carrier={carrier} />}
       {carrier.sensors.length === 0 ? (
         <div className="cw-mon-nosensor">{t('noSensors')}</div>
       ) : (
