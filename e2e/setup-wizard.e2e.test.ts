@@ -94,4 +94,32 @@ describe('a freshly registered company sets up its monitoring with the wizard', 
     expect(await log.innerText()).toContain('Ann Lee');
     await shot(page, 'carrier-detail');
   }, 30_000);
+
+  it('shows the same carrier on the board, the monitoring-point table and the map, alarm off as stopped', async () => {
+    // The wizard's new place gets coordinates, as a user sets them on the organisation page.
+    const carriers = await (await page.request.get(`${console_.url}/service/carrier/page?name=Vaccine`)).json();
+    const carrier = carriers.result.rows[0];
+    const upd = await page.request.put(`${console_.url}/service/scene/update`, { data: { id: carrier.sceneId, label: carrier.sceneLabel, lng: 121.4737, lat: 31.2304 } });
+    expect((await upd.json()).state.code).toBe(200000);
+
+    await page.goto(`${console_.url}/databoard/deviceMonitor`);
+    const card = page.locator('.cw-mon-card', { hasText: 'Vaccine fridge 1' });
+    expect(await card.innerText()).toContain('5.3');
+
+    await page.goto(`${console_.url}/databoard/monitoringPoint`);
+    const row = page.locator('tr', { hasText: 'Vaccine fridge 1' });
+    await row.waitFor();
+    expect(await row.locator('[data-range]').first().innerText()).toContain('5.3');
+    expect(await row.locator('[data-state]').getAttribute('data-state')).toBe('stopped');
+    await shot(page, 'monitoring-points');
+
+    await page.goto(`${console_.url}/databoard/monitorMap`);
+    const marker = page.locator('.cw-map-marker', { hasText: 'Vaccine fridge 1' });
+    await marker.waitFor({ timeout: 15_000 });
+    expect(await marker.innerText()).toContain('5.3°C');
+    expect(await marker.locator('[data-state]').getAttribute('data-state')).toBe('stopped');
+    await marker.click();
+    await page.locator('.cw-map-popup', { hasText: 'Vaccine fridge 1' }).waitFor();
+    await shot(page, 'monitor-map');
+  }, 60_000);
 });

@@ -62,15 +62,26 @@ function GraticuleLayer() {
   return null;
 }
 
+/**
+ * Icons are kept by their markup: a live value that did not change what a marker shows keeps
+ * its icon object, so Leaflet does not replace the marker's element (which would swallow a
+ * click in progress and restart the pulse).
+ */
+const icons = new Map<string, L.DivIcon>();
+function iconOf(html: string, make: () => L.DivIcon): L.DivIcon {
+  let icon = icons.get(html);
+  if (!icon) {
+    if (icons.size > 5000) icons.clear();
+    icons.set(html, (icon = make()));
+  }
+  return icon;
+}
+
 function markerIcon(c: MapCarrier) {
   const color = BOARD_STATE_COLORS[c.state];
   const value = c.climate.temp !== null ? `${fmtValue(c.climate.temp)}°C` : c.climate.hum !== null ? `${fmtValue(c.climate.hum)}%` : '--';
-  return L.divIcon({
-    className: 'cw-map-marker',
-    html: `<span class="cw-map-pin" style="--c:${color}" data-state="${c.state}"></span><span class="cw-map-label"><b>${escapeHtml(c.name)}</b> ${escapeHtml(value)}</span>`,
-    iconSize: [14, 14],
-    iconAnchor: [7, 7],
-  });
+  const html = `<span class="cw-map-pin" style="--c:${color}" data-state="${c.state}"></span><span class="cw-map-label"><b>${escapeHtml(c.name)}</b> ${escapeHtml(value)}</span>`;
+  return iconOf(html, () => L.divIcon({ className: 'cw-map-marker', html, iconSize: [14, 14], iconAnchor: [7, 7] }));
 }
 
 /** A cluster: its count on a ring that shows the share of each state, in the colour of the most urgent one. */
@@ -84,12 +95,8 @@ function clusterIcon(states: BoardState[]) {
     return `${BOARD_STATE_COLORS[s]} ${from}deg ${at}deg`;
   }).join(',');
   const worst = worstState(states);
-  return L.divIcon({
-    className: 'cw-map-cluster',
-    html: `<span style="--c:${BOARD_STATE_COLORS[worst]};background:conic-gradient(${stops});width:${size}px;height:${size}px" data-state="${worst}"><b>${n}</b></span>`,
-    iconSize: [size, size],
-    iconAnchor: [size / 2, size / 2],
-  });
+  const html = `<span style="--c:${BOARD_STATE_COLORS[worst]};background:conic-gradient(${stops});width:${size}px;height:${size}px" data-state="${worst}"><b>${n}</b></span>`;
+  return iconOf(html, () => L.divIcon({ className: 'cw-map-cluster', html, iconSize: [size, size], iconAnchor: [size / 2, size / 2] }));
 }
 
 /** The markers, regrouped whenever the zoom changes. */
@@ -105,13 +112,20 @@ function Clustered({ carriers, renderPopup, labels }: Pick<Props, 'carriers' | '
     return cluster(pts, CELL_PX).map((g) => ({ ...g, latlng: map.unproject([g.x, g.y], zoom) }));
   }, [carriers, map, zoom]);
 
+  // One popup for the map, opened by a marker's click: the carriers it lists stay current while it is open.
+  const [open, setOpen] = useState<{ ids: number[]; at: L.LatLng } | null>(null);
+
   return (
     <>
       {groups.map((g) =>
         g.items.length === 1 ? (
-          <Marker key={`c${g.items[0].id}`} position={[g.items[0].lat, g.items[0].lng]} icon={markerIcon(g.items[0])} title={g.items[0].name}>
-            <Popup>{renderPopup(g.items[0].id)}</Popup>
-          </Marker>
+          <Marker
+            key={`c${g.items[0].id}`}
+            position={[g.items[0].lat, g.items[0].lng]}
+            icon={markerIcon(g.items[0])}
+            title={g.items[0].name}
+            eventHandlers={{ click: () => setOpen({ ids: [g.items[0].id], at: L.latLng(g.items[0].lat, g.items[0].lng) }) }}
+          />
         ) : (
           <Marker
             key={`g${g.items.map((c) => c.id).join('-')}`}
@@ -122,25 +136,32 @@ function Clustered({ carriers, renderPopup, labels }: Pick<Props, 'carriers' | '
               click: () => {
                 // Carriers at one spot cannot be separated by zooming: list them instead.
                 const bounds = L.latLngBounds(g.items.map((c) => [c.lat, c.lng] as [number, number]));
-                if (bounds.getNorthEast().equals(bounds.getSouthWest()) || map.getZoom() >= map.getMaxZoom()) return;
-                map.fitBounds(bounds.pad(0.3), { maxZoom: map.getMaxZoom() });
+                if (bounds.getNorthEast().equals(bounds.getSouthWest()) || map.getZoom() >= map.getMaxZoom()) setOpen({ ids: g.items.map((c) => c.id), at: g.latlng });
+                else map.fitBounds(bounds.pad(0.3), { maxZoom: map.getMaxZoom() });
               },
             }}
-          >
-            <Popup>
-              <div className="cw-map-list">
-                {g.items.map((c) => (
-                  <div key={c.id}>{renderPopup(c.id)}</div>
-                ))}
-              </div>
-            </Popup>
-          </Marker>
+          />
         ),
+      )}
+      {open && (
+        <Popup position={open.at} eventHandlers={{ remove: () => setOpen(null) }}>
+          <div className="cw-map-list">
+            {open.ids.map((id) => (
+              <div key={id}>{renderPopup(id)}</div>
+            ))}
+          </div>
+        </Popup>
       )}
     </>
   );
 }
 
+/**
+ * `keyboard={false}`: Leaflet's map keyboard handler focuses the map on mousedown, which scrolls
+ * the shell's content pane (not the window, which Leaflet restores) and moves the marker away
+ * from under the pointer before mouseup: clicks on markers were lost. Markers stay reachable by
+ * Tab and Enter (their own keyboard option).
+ */
 export function MonitorMap({ carriers, tileUrl, renderPopup, labels }: Props) {
   // Positions are WGS-84; tiles of a Chinese provider are GCJ-02 (spec §9): convert inside China only, and only when tiles are drawn.
   const placed = useMemo(
@@ -164,7 +185,7 @@ export function MonitorMap({ carriers, tileUrl, renderPopup, labels }: Props) {
 
   return (
     <div className="cw-map-wrap">
-      <MapContainer key={key} {...('bounds' in view ? { bounds: view.bounds } : { center: view.center, zoom: view.zoom })} zoomSnap={0.25} zoomDelta={0.5} className="cw-map">
+      <MapContainer key={key} {...('bounds' in view ? { bounds: view.bounds } : { center: view.center, zoom: view.zoom })} zoomSnap={0.25} zoomDelta={0.5} keyboard={false} className="cw-map">
         <ZoomLimits />
         {tileUrl ? (
           <TileLayer url={tileUrl} eventHandlers={{ tileerror: () => setTilesFailed(true) }} />
