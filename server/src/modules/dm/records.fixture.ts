@@ -14,7 +14,7 @@ export interface Records {
   sceneCode: string;
   contactId: number;
   carrierId: number;
-  /** Its monitoring range in ℃. */
+  /** Its monitoring range in °C. */
   rangeId: number;
   gatewayId: number;
   gatewaySn: string;

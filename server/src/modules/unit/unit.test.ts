@@ -14,7 +14,7 @@ describe('units of measure (spec §3, §5: unit, mark and number required and un
   it('every signed-in user reads the seeded catalogue', async () => {
     const units = await call(t, a.cookie, 'GET', '/service/share/unit');
     expect(units.map((u: { number: string }) => u.number)).toEqual(expect.arrayContaining(['temp', 'hum', 'volt', 'rssi', 'lqi', 'gas']));
-    expect(units.find((u: { number: string }) => u.number === 'temp')).toMatchObject({ mark: '℃', valueType: 'decimal', rangeCount: 1 }); // the caller's own
+    expect(units.find((u: { number: string }) => u.number === 'temp')).toMatchObject({ mark: '°C', valueType: 'decimal', rangeCount: 1 }); // the caller's own
   });
 
   it('only the platform manages it: a customer administrator gets 500102', async () => {
@@ -89,7 +89,7 @@ describe('monitoring ranges (spec §5: one per unit, min ≤ max, two decimals)'
 
   it('share/probeRange answers the caller\'s own ranges, one unit by its number', async () => {
     const all = await call(t, a.cookie, 'GET', '/service/share/probeRange');
-    expect(all).toEqual([expect.objectContaining({ id: a.rangeId, number: 'temp', mark: '℃', min: -40, max: 85 })]);
+    expect(all).toEqual([expect.objectContaining({ id: a.rangeId, number: 'temp', mark: '°C', min: -40, max: 85 })]);
     expect(await call(t, a.cookie, 'GET', '/service/share/probeRange?key=hum')).toEqual([]);
     expect((await call(t, b.cookie, 'GET', '/service/share/probeRange')).map((r: { id: number }) => r.id)).toEqual([b.rangeId]);
     expect((await req(b.cookie, 'GET', `/service/range/detail?id=${a.rangeId}`)).status).toBe(404);

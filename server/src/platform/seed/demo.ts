@@ -193,6 +193,12 @@ export async function seedDemo(db: Db, opts: { now?: number } = {}): Promise<See
     // The demo accounts carry a mobile number and an e-mail (§5: the profile form requires a mobile), so their profiles can be saved as they are.
     await q.query(`UPDATE app_user SET mobile = '13900000001', email = 'demo@example.com' WHERE account = 'demo'`);
     await q.query(`UPDATE app_user SET mobile = '13900000000', email = 'admin@example.com' WHERE account = 'admin' AND mobile IS NULL`);
+    // What the demo's probes can measure (/arch/detection).
+    await q.query(
+      `INSERT INTO probe_range (customer_id, unit_id, min_value, max_value)
+       SELECT $1, id, r.min, r.max FROM probe_unit u JOIN (VALUES ('temp', -40, 85), ('hum', 0, 100), ('volt', 2.0, 3.6)) AS r(number, min, max) ON r.number = u.number`,
+      [customerId],
+    );
 
     const sceneIds = new Map<string, number>();
     for (const [i, s] of SCENES.entries()) {

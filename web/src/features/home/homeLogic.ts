@@ -47,5 +47,5 @@ export function historyLink(r: Pick<LatestException, 'devNo' | 'startTs' | 'endT
   return `/historyData?${new URLSearchParams({ deviceNo: r.devNo, start: String(start), end: String(end) })}`;
 }
 
-/** Unit of an exception category's values (temperature ℃, humidity %RH, others none). */
-export const valueUnit = (category: string) => (category.startsWith('temp') ? '℃' : category.startsWith('hum') ? '%RH' : '');
+/** Unit of an exception category's values (temperature °C, humidity %RH, others none). */
+export const valueUnit = (category: string) => (category.startsWith('temp') ? '°C' : category.startsWith('hum') ? '%RH' : '');

@@ -5,7 +5,7 @@
 CREATE TABLE probe_unit (
   id            serial PRIMARY KEY,
   unit          varchar(30)  NOT NULL,                      -- name: Temperature
-  mark          varchar(10)  NOT NULL,                      -- symbol: ℃
+  mark          varchar(10)  NOT NULL,                      -- symbol: °C
   number        varchar(20)  NOT NULL,                      -- code: temp
   value_type    varchar(10)  NOT NULL DEFAULT 'decimal',    -- string | number | decimal | time
   description   varchar(250) NOT NULL DEFAULT '',
@@ -17,7 +17,7 @@ CREATE UNIQUE INDEX probe_unit_mark_key ON probe_unit (lower(mark));
 CREATE UNIQUE INDEX probe_unit_number_key ON probe_unit (lower(number));
 
 INSERT INTO probe_unit (unit, mark, number, value_type, description) VALUES
-  ('Temperature', '℃', 'temp', 'decimal', ''),
+  ('Temperature', '°C', 'temp', 'decimal', ''),
   ('Humidity', '%RH', 'hum', 'decimal', ''),
   ('Voltage', 'V', 'volt', 'decimal', ''),
   ('Signal strength', 'dBm', 'rssi', 'number', ''),
