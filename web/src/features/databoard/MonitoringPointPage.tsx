@@ -60,18 +60,16 @@ export default function MonitoringPointPage() {
   const stateLabel = (s: BoardState) => t(`points.state.${s}`);
 
   const columns: ColumnsType<Row> = [
-    { title: t('points.col.alarm'), key: 'alarm', width: 60, align: 'center', render: (_, r) => <AlarmSwitch carrier={r} editable={can('editCarrier')} onChanged={() => void list.refetch()} /> },
+    { title: t('points.col.alarm'), key: 'alarm', width: 60, fixed: 'left', align: 'center', render: (_, r) => <AlarmSwitch carrier={r} editable={can('editCarrier')} onChanged={() => void list.refetch()} /> },
     {
       title: t('points.col.name'),
       dataIndex: 'name',
       width: 170,
+      fixed: 'left',
       ellipsis: true,
       sorter: (a, b) => a.name.localeCompare(b.name),
       render: (v: string, r) => <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.id}`)}>{v}</Typography.Link>,
     },
-    { title: t('points.col.type'), dataIndex: 'type', width: 110, render: typeLabel },
-    { title: t('points.col.scene'), dataIndex: 'sceneLabel', width: 130, ellipsis: true },
-    ...(many ? [{ title: t('points.col.customer'), dataIndex: 'customerName', width: 130, ellipsis: true }] : []),
     {
       title: t('points.col.state'),
       dataIndex: 'state',
@@ -85,6 +83,9 @@ export default function MonitoringPointPage() {
     },
     { title: t('points.col.temp'), key: 'temp', width: 125, align: 'right', sorter: (a, b) => (a.climate.temp ?? -1e9) - (b.climate.temp ?? -1e9), render: (_, r) => <Value v={r.climate.temp} state={r.climate.tempState} unit="°C" /> },
     { title: t('points.col.hum'), key: 'hum', width: 125, align: 'right', sorter: (a, b) => (a.climate.hum ?? -1e9) - (b.climate.hum ?? -1e9), render: (_, r) => <Value v={r.climate.hum} state={r.climate.humState} unit="%RH" /> },
+    { title: t('points.col.type'), dataIndex: 'type', width: 110, render: typeLabel },
+    { title: t('points.col.scene'), dataIndex: 'sceneLabel', width: 130, ellipsis: true },
+    ...(many ? [{ title: t('points.col.customer'), dataIndex: 'customerName', width: 130, ellipsis: true }] : []),
     { title: t('points.col.tempZone'), key: 'tz', width: 110, render: (_, r) => zoneText(r.tempMin, r.tempMax, '°C') },
     { title: t('points.col.humZone'), key: 'hz', width: 120, render: (_, r) => zoneText(r.humMin, r.humMax, '%RH') },
     {

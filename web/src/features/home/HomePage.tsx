@@ -1,6 +1,6 @@
 import { Col, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
+import { toWall } from '../../lib/format';
 import { useAuth } from '../../app/auth';
 import { userName } from '../../lib/seeded';
 import { CarrierKpis, CarrierStatusWidget } from './CarrierWidgets';
@@ -17,7 +17,9 @@ export default function HomePage() {
   const ex = can('viewEx');
   const sensors = can('viewSensor');
   const gateways = can('viewGateway');
-  const hour = dayjs().hour();
+  // The customer's time of day, like every other time on the console (not the browser's).
+  const now = toWall(Date.now(), user?.timeZone ?? null);
+  const hour = now.hour();
   const greeting = hour < 12 ? 'morning' : hour < 18 ? 'afternoon' : 'evening';
 
   return (
@@ -31,7 +33,7 @@ export default function HomePage() {
           <Typography.Text type="secondary">{t('welcome', { customer: user?.customerName ?? '' })}</Typography.Text>
         </div>
         <Typography.Text type="secondary" className="cw-home-date">
-          {dayjs().format(t('dateFormat'))}
+          {now.format(t('dateFormat'))}
         </Typography.Text>
       </div>
 
