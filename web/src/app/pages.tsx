@@ -166,6 +166,10 @@ export const PAGES: PageDef[] = [
   { path: '/noti/alarmLog', titleKey: 'shell:page.alarmLog', menuCode: 'alarmLog', funcs: ['viewAlarmRecord'], Component: page(() => import('../features/alarmlog/AlarmLogPage')) },
   { path: '/plan', titleKey: 'shell:page.plan', funcs: ['viewScene'], Component: page(() => import('../features/plan/PlanPage')) },
   { path: '/wizard', titleKey: 'shell:page.wizard', funcs: ['newGateway', 'newSensor', 'newCarrier'], Component: page(() => import('../features/wizard/WizardPage')) },
+  { path: '/device/sensor', titleKey: 'shell:page.sensor', menuCode: 'sensor', funcs: ['viewSensor'], Component: page(() => import('../features/device/SensorPage')) },
+  { path: '/device/gateway', titleKey: 'shell:page.gateway', menuCode: 'gateway', funcs: ['viewGateway'], Component: page(() => import('../features/device/GatewayPage')) },
+  { path: '/SensorDetail', titleKey: 'shell:page.sensorDetail', funcs: ['viewSensor'], Component: page(() => import('../features/device/SensorDetailPage')) },
+  { path: '/GateWayDetail', titleKey: 'shell:page.gatewayDetail', funcs: ['viewGateway'], Component: page(() => import('../features/device/GatewayDetailPage')) },
   { path: '/personal/material', titleKey: 'shell:page.material', Component: page(() => import('../features/personal/MaterialPage')) },
 ];
 
@@ -175,6 +179,7 @@ export const SECTION_REDIRECTS: Record<string, string> = {
   '/databoard': '/databoard/deviceMonitor',
   '/abnormal': '/abnormal/dataex',
   '/count': '/count/detailData',
+  '/device': '/device/sensor',
   '/carrier': '/carrier/incubator',
   '/arch': '/arch/architecture',
   '/personal': '/personal/material',

@@ -1,0 +1,10 @@
+import { Badge, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatInZone } from '../../lib/format';
+
+/** A device's run status (spec §4: offline, online, stopped) with when it was last heard of. */
+export function DeviceStatus({ status, lastSeen, tz }: { status: number; lastSeen: number | null; tz: string | null }) {
+  const { t } = useTranslation('device');
+  const badge = <Badge status={status === 1 ? 'success' : status === 2 ? 'warning' : 'default'} text={t(`status.${status}`, { defaultValue: String(status) })} data-status={status} />;
+  return lastSeen ? <Tooltip title={t('lastSeen', { time: formatInZone(lastSeen, tz) })}>{badge}</Tooltip> : badge;
+}

@@ -1,0 +1,65 @@
+/**
+ * /SensorDetail?id=: one sensor (spec §2 hidden detail route): state, latest values, its
+ * carrier and gateway, and today's chart, with the way to its full history.
+ */
+import { useNavigate, useSearchParams } from 'react-router';
+import { Alert, Button, Card, Descriptions, Empty, Space, Spin, Typography } from 'antd';
+import { LineChartOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { sensorApi } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
+import { useAuth } from '../../app/auth';
+import { PageCard } from '../../ui';
+import { fmtValue, formatInZone } from '../../lib/format';
+import { DayChart } from '../history/DayChart';
+import { DeviceStatus } from './DeviceStatus';
+
+export default function SensorDetailPage() {
+  const { t } = useTranslation('device');
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id')) || 0;
+  const tz = user?.timeZone ?? null;
+  const q = useCall(sensorApi.detail, { query: { id } }, { enabled: id > 0, refetchInterval: 30_000 });
+  if (!id) return <PageCard><Empty description={t('noId')} /></PageCard>;
+  if (q.isError) return <PageCard><Alert type="error" showIcon title={t('notFound')} /></PageCard>;
+  if (!q.data) return <Spin style={{ display: 'block', padding: 80 }} />;
+  const s = q.data;
+  const value = (v: number | null, unit: string) => (v === null ? '--' : `${fmtValue(v, 2)} ${unit}`);
+  return (
+    <Space direction="vertical" size={12} style={{ width: '100%' }}>
+      <PageCard
+        title={<Space>{t('sensor.detailTitle')}<Typography.Text code>{s.devNo}</Typography.Text></Space>}
+        extra={
+          <Button icon={<LineChartOutlined />} onClick={() => navigate(`/historyData?deviceNo=${encodeURIComponent(s.devNo)}`)}>
+            {t('action.history')}
+          </Button>
+        }
+      >
+        <Descriptions
+          bordered
+          size="small"
+          column={{ xs: 1, md: 2, xl: 3 }}
+          items={[
+            { key: 'status', label: t('col.status'), children: <DeviceStatus status={s.status} lastSeen={s.lastTs} tz={tz} /> },
+            { key: 'type', label: t('sensor.type'), children: t(`carrier:sensorType.${s.type}`, { defaultValue: s.type }) },
+            { key: 'last', label: t('col.lastSeen'), children: s.lastTs ? formatInZone(s.lastTs, tz) : '--' },
+            { key: 'temp', label: t('sensor.temp'), children: value(s.temp, '°C') },
+            { key: 'hum', label: t('sensor.hum'), children: value(s.hum, '%RH') },
+            { key: 'volt', label: t('sensor.volt'), children: value(s.volt, 'V') },
+            { key: 'rssi', label: t('sensor.rssi'), children: s.rssi === null ? '--' : `${s.rssi} dBm` },
+            { key: 'lqi', label: t('sensor.lqi'), children: s.lqi ?? '--' },
+            { key: 'interval', label: t('sensor.sampleInterval'), children: `${s.sampleInterval} s` },
+            { key: 'carrier', label: t('sensor.carrier'), children: s.carrierName ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${s.carrierId}`)}>{s.carrierName}</Typography.Link> : t('sensor.unbound') },
+            { key: 'gateway', label: t('sensor.gateway'), children: <Typography.Link onClick={() => navigate(`/GateWayDetail?id=${s.gatewayId}`)}>{`${s.gatewaySn} · ${s.gatewayName}`}</Typography.Link> },
+            { key: 'description', label: t('sensor.description'), children: s.description || '--' },
+          ]}
+        />
+      </PageCard>
+      <Card size="small" title={t('sensor.today')}>
+        <DayChart deviceNo={s.devNo} timeZone={tz} />
+      </Card>
+    </Space>
+  );
+}

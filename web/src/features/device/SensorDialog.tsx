@@ -1,0 +1,78 @@
+/** Add or edit a sensor (spec §3 Sensor: number, type, description, gateway, carrier, sample interval). */
+import { useEffect, useMemo, useState } from 'react';
+import { App, Form, Input, InputNumber, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { deviceNo, gatewayApi, sampleIntervalSeconds, SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
+import { call } from '../../api/call';
+import { useCall } from '../../api/hooks';
+import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
+import { matches, rules, serverFieldErrors, trimmed, zodRule } from '../sys/formRules';
+import { useCarrierOptions } from './deviceOptions';
+
+interface Values {
+  devNo: string;
+  type: SensorType;
+  description?: string;
+  gatewayId: number;
+  carrierId?: number | null;
+  sampleInterval: number;
+}
+
+const FIELDS = ['devNo', 'type', 'description', 'gatewayId', 'carrierId', 'sampleInterval'];
+
+export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 'new' | null; onClose: () => void; onDone: () => void }) {
+  const { t } = useTranslation('device');
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const [carrierSearch, setCarrierSearch] = useState('');
+  const [gatewaySearch, setGatewaySearch] = useState('');
+  const editing = target && target !== 'new' ? target : null;
+  const carriers = useCarrierOptions(!!target, carrierSearch, editing?.customerId);
+  const gateways = useCall(gatewayApi.page, { query: { iDisplayLength: 100, sn: gatewaySearch || undefined } }, { enabled: !!target });
+  const gatewayOptions = useMemo(() => {
+    const list = (gateways.data?.rows ?? []).filter((g) => !editing || g.customerId === editing.customerId).map((g) => ({ value: g.id, label: `${g.sn} · ${g.name}` }));
+    if (editing && !list.some((o) => o.value === editing.gatewayId)) list.unshift({ value: editing.gatewayId, label: `${editing.gatewaySn} · ${editing.gatewayName}` });
+    return list;
+  }, [gateways.data, editing]);
+  const carrierOptions = editing?.carrierId && !carriers.options.some((o) => o.value === editing.carrierId) ? [{ value: editing.carrierId, label: editing.carrierName ?? '' }, ...carriers.options] : carriers.options;
+  // §8 "the number already exists" (420) belongs to the device number.
+  const { saving, submit } = useDialogSubmit(form, t, (e) => serverFieldErrors(e, FIELDS, { 420: 'devNo' }));
+  useEffect(() => {
+    if (!target) return;
+    form.resetFields();
+    form.setFieldsValue(target === 'new' ? { type: 'zigbee_th', sampleInterval: 60 } : target);
+  }, [target, form]);
+  const save = () =>
+    submit(async (v) => {
+      const body = { devNo: v.devNo, type: v.type, description: trimmed(v.description), gatewayId: v.gatewayId, carrierId: v.carrierId ?? null, sampleInterval: v.sampleInterval };
+      if (target === 'new') await call(sensorApi.add, { body });
+      else await call(sensorApi.update, { body: { ...body, id: editing!.id } });
+      void message.success(target === 'new' ? t('msg.added') : t('msg.updated'));
+      onDone();
+      onClose();
+    });
+  return (
+    <FormDialog open={!!target} title={target === 'new' ? t('sensor.addTitle') : t('sensor.editTitle')} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose}>
+      <Form form={form} name="sensorForm" layout="vertical" requiredMark>
+        <Form.Item name="devNo" label={t('sensor.devNo')} rules={[{ required: true, message: t('rule.required') }, matches(deviceNo, t('rule.deviceNo'))]}>
+          <Input maxLength={30} disabled={!!editing} />
+        </Form.Item>
+        <Form.Item name="type" label={t('sensor.type')}>
+          <Select options={SENSOR_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) }))} />
+        </Form.Item>
+        <Form.Item name="gatewayId" label={t('sensor.gateway')} extra={t('sensor.gatewayHelp')} rules={[{ required: true, message: t('rule.required') }]}>
+          <Select showSearch={{ filterOption: false, onSearch: setGatewaySearch }} loading={gateways.isFetching} options={gatewayOptions} />
+        </Form.Item>
+        <Form.Item name="carrierId" label={t('sensor.carrier')}>
+          <Select allowClear showSearch={{ filterOption: false, onSearch: setCarrierSearch }} loading={carriers.loading} options={carrierOptions} />
+        </Form.Item>
+        <Form.Item name="sampleInterval" label={t('sensor.sampleInterval')} extra={t('sensor.sampleIntervalHelp')} rules={[zodRule(sampleIntervalSeconds, t)]}>
+          <InputNumber precision={0} min={10} max={65535} style={{ width: 180 }} suffix="s" />
+        </Form.Item>
+        <Form.Item name="description" label={t('sensor.description')} rules={rules(t, { max: 250 })}>
+          <Input.TextArea maxLength={250} rows={2} showCount />
+        </Form.Item>
+      </Form>
+    </FormDialog>
+  );
+}

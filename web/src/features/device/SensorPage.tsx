@@ -1,0 +1,120 @@
+/**
+ * /device/sensor: the sensors of the caller's scope (spec §2 device section, §3 Sensor): search
+ * by number, type, status and binding; latest values; split-button actions (detail, history,
+ * edit, delete).
+ */
+import { useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { App, Button, Dropdown, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
+import { idList } from '../../api/call';
+import { useAction } from '../../api/hooks';
+import { seesManyCustomers, useAuth } from '../../app/auth';
+import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField } from '../../ui';
+import { fmtValue, formatInZone } from '../../lib/format';
+import { DeviceStatus } from './DeviceStatus';
+import { SensorDialog } from './SensorDialog';
+
+interface Filters {
+  devNo?: string;
+  type?: SensorType;
+  status?: number;
+  bound?: 'true' | 'false';
+}
+
+export default function SensorPage() {
+  const { t } = useTranslation('device');
+  const { can, user } = useAuth();
+  const { modal } = App.useApp();
+  const navigate = useNavigate();
+  const tz = user?.timeZone ?? null;
+  const table = useRef<PagedTableRef>(null);
+  const [filters, setFilters] = useState<Filters>({});
+  const [editing, setEditing] = useState<SensorRow | 'new' | null>(null);
+  const params = useMemo(() => ({ ...filters }), [filters]);
+  const reload = () => table.current?.reload();
+  const del = useAction(sensorApi.del, { success: t('msg.deleted'), onDone: reload });
+  const history = (r: SensorRow) => navigate(`/historyData?deviceNo=${encodeURIComponent(r.devNo)}`);
+  const remove = (r: SensorRow) =>
+    modal.confirm({
+      title: t('sensor.deleteTitle', { devNo: r.devNo }),
+      content: t('sensor.deleteText'),
+      okText: t('action.delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('form.cancel'),
+      onOk: () => del.run({ query: { ids: idList([r.id]) } }),
+    });
+
+  const columns: ColumnsType<SensorRow> = [
+    { title: t('col.status'), dataIndex: 'status', width: 100, render: (s: number, r) => <DeviceStatus status={s} lastSeen={r.lastTs} tz={tz} /> },
+    {
+      title: t('sensor.devNo'),
+      dataIndex: 'devNo',
+      width: 130,
+      render: (v: string, r) => (
+        <Typography.Link code onClick={() => navigate(`/SensorDetail?id=${r.id}`)}>
+          {v}
+        </Typography.Link>
+      ),
+    },
+    { title: t('sensor.type'), dataIndex: 'type', width: 190, render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }) },
+    { title: t('sensor.temp'), dataIndex: 'temp', width: 90, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} °C`) },
+    { title: t('sensor.hum'), dataIndex: 'hum', width: 100, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} %RH`) },
+    { title: t('sensor.carrier'), dataIndex: 'carrierName', width: 150, ellipsis: true, render: (v: string | null, r) => (v ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.carrierId}`)}>{v}</Typography.Link> : <Typography.Text type="secondary">{t('sensor.unbound')}</Typography.Text>) },
+    { title: t('sensor.gateway'), dataIndex: 'gatewaySn', width: 140, render: (v: string, r) => <Typography.Link onClick={() => navigate(`/GateWayDetail?id=${r.gatewayId}`)}>{v}</Typography.Link> },
+    { title: t('sensor.sampleInterval'), dataIndex: 'sampleInterval', width: 100, align: 'right', render: (v: number) => `${v} s` },
+    { title: t('col.lastSeen'), dataIndex: 'lastTs', width: 150, render: (v: number | null) => (v ? formatInZone(v, tz, 'YYYY-MM-DD HH:mm') : '--') },
+    ...(seesManyCustomers(user?.userType) ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140, ellipsis: true }] : []),
+    {
+      title: t('col.actions'),
+      key: 'actions',
+      width: 120,
+      fixed: 'right',
+      render: (_, r) => (
+        <Dropdown.Button
+          size="small"
+          onClick={() => navigate(`/SensorDetail?id=${r.id}`)}
+          menu={{
+            items: [
+              { key: 'history', label: t('action.history') },
+              ...(can('editSensor') ? [{ key: 'edit', label: t('action.edit') }] : []),
+              ...(can('removeSensor') ? [{ key: 'delete', danger: true, label: t('action.delete') }] : []),
+            ],
+            onClick: ({ key }) => {
+              if (key === 'history') history(r);
+              if (key === 'edit') setEditing(r);
+              if (key === 'delete') remove(r);
+            },
+          }}
+        >
+          {t('action.detail')}
+        </Dropdown.Button>
+      ),
+    },
+  ];
+  const fields: SearchField[] = [
+    { name: 'devNo', type: 'input', label: t('sensor.devNo'), width: 140 },
+    { name: 'type', type: 'select', label: t('sensor.type'), width: 190, options: SENSOR_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) })) },
+    { name: 'status', type: 'select', label: t('col.status'), width: 110, options: [0, 1, 2].map((s) => ({ value: s, label: t(`status.${s}`) })) },
+    { name: 'bound', type: 'select', label: t('sensor.binding'), width: 120, options: [{ value: 'true', label: t('sensor.bound') }, { value: 'false', label: t('sensor.unbound') }] },
+  ];
+  return (
+    <PageCard title={t('sensor.title')}>
+      <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16, flexWrap: 'wrap' }}>
+        <div style={{ flex: 1, minWidth: 240 }}>
+          <SearchBar fields={fields} onSearch={(v) => setFilters({ devNo: v.devNo as string, type: v.type as SensorType, status: v.status as number, bound: v.bound as Filters['bound'] })} />
+        </div>
+        {can('newSensor') && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            {t('action.add')}
+          </Button>
+        )}
+      </div>
+      <PagedTable ref={table} route={sensorApi.page} params={params} size="small" rowKey="id" columns={columns} locale={{ emptyText: t('sensor.empty') }} scroll={{ x: 1400 }} />
+      <SensorDialog target={editing} onClose={() => setEditing(null)} onDone={reload} />
+    </PageCard>
+  );
+}
