@@ -122,4 +122,36 @@ describe('a freshly registered company sets up its monitoring with the wizard', 
     await page.locator('.cw-map-popup', { hasText: 'Vaccine fridge 1' }).waitFor();
     await shot(page, 'monitor-map');
   }, 60_000);
+
+  it('enrols a second gateway and a sensor on the device pages; bad and duplicate numbers are refused in the form', async () => {
+    await page.goto(`${console_.url}/device/gateway`);
+    await page.locator('.ant-table-tbody tr', { hasText: SN }).waitFor();
+    await page.getByRole('button', { name: 'Add' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Serial number (MAC)').fill('zz');
+    await dialog.getByLabel('Name', { exact: true }).fill('Store gateway');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.getByText('The MAC as 12 hex digits (separators are removed)').waitFor();
+    await dialog.getByLabel('Serial number (MAC)').fill('a1:b2:c3:d4:e5:f7');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await page.getByText('Configure gateway A1B2C3D4E5F7').waitFor();
+    expect(await page.getByRole('dialog').locator('code').first().innerText()).toMatch(/^[0-9a-f]{64}$/);
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-table-tbody tr', { hasText: 'A1B2C3D4E5F7' }).waitFor();
+
+    await page.goto(`${console_.url}/device/sensor`);
+    await page.locator('.ant-table-tbody tr', { hasText: DEV }).waitFor();
+    await page.getByRole('button', { name: 'Add' }).click();
+    const sd = page.getByRole('dialog');
+    await sd.getByLabel('Device number').fill(DEV);
+    await sd.getByLabel('Gateway').click();
+    await page.locator('.ant-select-item-option', { hasText: 'A1B2C3D4E5F7' }).click();
+    await sd.getByRole('button', { name: 'OK' }).click();
+    await sd.getByText('The number already exists').waitFor();
+    await sd.getByLabel('Device number').fill('WZ000002');
+    await sd.getByRole('button', { name: 'OK' }).click();
+    await page.locator('tr', { hasText: 'WZ000002' }).waitFor();
+    expect(await page.locator('tr', { hasText: 'WZ000002' }).innerText()).toContain('A1B2C3D4E5F7');
+    await shot(page, 'sensors');
+  }, 60_000);
 });
