@@ -70,6 +70,7 @@ export const gatewayRefs: RefsOf<typeof gatewayApi> = {
   add: { method: 'POST', path: '/service/gateway/add', body: true },
   update: { method: 'PUT', path: '/service/gateway/update', body: true },
   resetSecret: { method: 'POST', path: '/service/gateway/resetSecret' },
+  setStatus: { method: 'PUT', path: '/service/gateway/status', body: true },
   del: { method: 'DELETE', path: '/service/gateway/del' },
 };
 
@@ -175,6 +176,7 @@ export const sensorRefs: RefsOf<typeof sensorApi> = {
   add: { method: 'POST', path: '/service/sensor/add', body: true },
   update: { method: 'PUT', path: '/service/sensor/update', body: true },
   upt: { method: 'POST', path: '/service/sensor/upt', body: true },
+  setStatus: { method: 'PUT', path: '/service/sensor/status', body: true },
   del: { method: 'DELETE', path: '/service/sensor/del' },
 };
 

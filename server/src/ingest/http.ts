@@ -44,7 +44,8 @@ export const ingestRoutes: Module = (app, deps) => {
         if (!gw) return reply;
         ingestOf(deps).noteMessage();
         const { error, ...counts } = await ingestOf(deps).handle(gw, req.params.kind as MessageKind, body);
-        if (error) return reply.status(400).send({ error, ...counts });
+        // A stopped gateway is refused (403, logged); a malformed message is the sender's error (400).
+        if (error) return reply.status(error === 'stopped_gateway' ? 403 : 400).send({ error, ...counts });
         return counts;
       } catch (err) {
         // The database failed or is away: nothing was stored, and the device sends it again.

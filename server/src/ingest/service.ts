@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@coldwatch/contract';
 import { pino } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
@@ -77,6 +78,12 @@ export class IngestService {
 
   /** One message from a gateway. Resolves after everything it changed is committed; rejects only if the database failed. */
   async handle(gw: GatewayInfo, kind: MessageKind, payload: Buffer | string): Promise<HandleResult> {
+    // A stopped gateway (spec §4) may still connect, but nothing it sends is taken: each message is
+    // refused with its reason in the reject log and acknowledged, so the gateway does not resend it.
+    if (gw.status === DEVICE_STATUS.stopped) {
+      const r = await this.writer.submitReject(gw, { sn: gw.sn, dev: null, reason: 'stopped_gateway', detail: `${kind} message of a stopped gateway` });
+      return { ...r, error: 'stopped_gateway' };
+    }
     switch (kind) {
       case 'data': {
         const p = parseData(payload);

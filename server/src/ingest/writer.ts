@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@coldwatch/contract';
 import { ROLLUP_BUCKET_MS } from './rollup.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../platform/db/client.js';
@@ -119,6 +120,7 @@ export class ReadingWriter {
       let reason: string | null = null;
       if (!sensor) reason = 'unknown_device';
       else if (sensor.customerId !== gw.customerId) reason = 'foreign_device';
+      else if (sensor.status === DEVICE_STATUS.stopped) reason = 'stopped_device';
       else if (r.ts < oldest) reason = 'too_old';
       else if (r.ts > newest) reason = 'in_future';
       if (reason) {

@@ -48,6 +48,13 @@ export const sensorRow = liveSensor.omit({ tempState: true, humState: true, inRa
 });
 export type SensorRow = z.infer<typeof sensorRow>;
 
+/** Stop or re-enable devices (spec §4: gateways and relays can be stopped or re-enabled; sensors too). */
+export const deviceStatusBody = z.object({
+  ids: z.array(z.number().int().positive().max(2_147_483_647)).min(1, { error: 'errors.selectAtLeastOne' }).max(500),
+  stopped: z.boolean(),
+});
+const statusChanged = z.object({ changed: z.number().int() });
+
 const flag = z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true'));
 
 export const gatewayApi = {
@@ -80,6 +87,14 @@ export const gatewayApi = {
     summary: 'Issue a new secret; the old one is refused at once and open sessions are closed',
     query: idQuery,
     result: gatewaySecret,
+  }),
+  setStatus: route({
+    method: 'PUT',
+    path: '/service/gateway/status',
+    tag: 'gateway',
+    summary: "Stop gateways (their messages are refused and logged, open sessions closed) or enable them again",
+    body: deviceStatusBody,
+    result: statusChanged,
   }),
   del: route({ method: 'DELETE', path: '/service/gateway/del', tag: 'gateway', summary: 'Delete gateways that carry no sensors', query: idsQuery, result: deletedResult }),
 };
@@ -126,5 +141,13 @@ export const sensorApi = {
   add: route({ method: 'POST', path: '/service/sensor/add', tag: 'sensor', summary: 'Enrol a sensor', body: sensorBody, result: idResult }),
   update: route({ method: 'PUT', path: '/service/sensor/update', tag: 'sensor', summary: 'Change a sensor', body: sensorUpdateBody, result: idResult }),
   upt: route({ method: 'POST', path: '/service/sensor/upt', tag: 'sensor', summary: 'Change a sensor (the spec\'s name of update)', body: sensorUpdateBody, result: idResult }),
+  setStatus: route({
+    method: 'PUT',
+    path: '/service/sensor/status',
+    tag: 'sensor',
+    summary: 'Stop sensors (their readings are refused and logged) or enable them again',
+    body: deviceStatusBody,
+    result: statusChanged,
+  }),
   del: route({ method: 'DELETE', path: '/service/sensor/del', tag: 'sensor', summary: 'Delete sensors (their readings stay until retention)', query: idsQuery, result: deletedResult }),
 };

@@ -109,3 +109,22 @@ export async function subtreeIds(k: Kysely<DB>, sceneId: number): Promise<number
     .execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * Stops devices (status 2) or enables them again (status 0, offline until they report: the
+ * ingest path marks them online). Only rows whose status changes are touched and returned, with
+ * the key ingest knows them by (a gateway's sn, a sensor's number), for the directory and the
+ * live stream.
+ */
+export async function setDeviceStatus(k: Kysely<DB>, scope: Scope, table: 'gateway' | 'sensor', ids: number[], stopped: boolean) {
+  await idsInScope(k, scope, table, ids);
+  const key = table === 'gateway' ? 'sn' : 'dev_no';
+  const rows = await k
+    .updateTable(`${table} as t` as 'gateway as t')
+    .set({ status: stopped ? 2 : 0 })
+    .where('t.id', 'in', ids)
+    .where('t.status', stopped ? '<>' : '=', 2)
+    .returning(['t.id', 't.customer_id', 't.status', sql<string>`t.${sql.ref(key)}`.as('key')])
+    .execute();
+  return rows.map((r) => ({ id: r.id, customerId: r.customer_id, status: r.status, key: r.key }));
+}

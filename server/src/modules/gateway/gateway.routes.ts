@@ -3,6 +3,8 @@ import type { Module } from '../index.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { setDeviceStatus } from '../dm/records.js';
 import * as repo from './gateway.repository.js';
 
 /** Gateways of spec §3: enrolment with a one-time secret, status and heartbeat fields. */
@@ -32,6 +34,17 @@ export const gatewayRoutes: Module = (app, { db, bus }) => {
     );
     bus.emit('directory', { gateways: [r.sn], close: true });
     return r;
+  });
+
+  // Stopped: its messages are refused with a logged reason; the directory forgets it and open sessions close at once.
+  serve(app, gatewayApi.setStatus, { funcs: ['editGateway'] }, async (req) => {
+    const { ids, stopped } = req.body;
+    const changed = await mutate(db, req, { module: 'gateway', method: stopped ? 'stop' : 'enable', content: `${stopped ? 'stop' : 'enable'} gateways ${ids.join(',')}`, params: req.body }, (q) =>
+      setDeviceStatus(scoped(q, req.scope), req.scope, 'gateway', ids, stopped),
+    );
+    if (changed.length) bus.emit('directory', { gateways: changed.map((c) => c.key), close: true });
+    for (const c of changed) bus.emit('deviceStatus', { customerId: c.customerId, kind: 'gateway', id: c.id, status: c.status });
+    return { changed: changed.length };
   });
 
   serve(app, gatewayApi.del, { funcs: ['removeGateway'] }, async (req) => {

@@ -3,6 +3,8 @@ import type { Module } from '../index.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { setDeviceStatus } from '../dm/records.js';
 import * as repo from './sensor.repository.js';
 
 /** Sensors of spec §3: enrolment, binding to a gateway and a carrier, latest values. */
@@ -27,6 +29,17 @@ export const sensorRoutes: Module = (app, { db, bus }) => {
       return { id: r.id };
     });
   }
+
+  // Stopped: its messages are refused with a logged reason; the directory forgets it and open sessions close at once.
+  serve(app, sensorApi.setStatus, { funcs: ['editSensor'] }, async (req) => {
+    const { ids, stopped } = req.body;
+    const changed = await mutate(db, req, { module: 'sensor', method: stopped ? 'stop' : 'enable', content: `${stopped ? 'stop' : 'enable'} sensors ${ids.join(',')}`, params: req.body }, (q) =>
+      setDeviceStatus(scoped(q, req.scope), req.scope, 'sensor', ids, stopped),
+    );
+    if (changed.length) bus.emit('directory', { sensors: changed.map((c) => c.key), close: true });
+    for (const c of changed) bus.emit('deviceStatus', { customerId: c.customerId, kind: 'sensor', id: c.id, status: c.status });
+    return { changed: changed.length };
+  });
 
   serve(app, sensorApi.del, { funcs: ['removeSensor'] }, async (req) => {
     const { ids } = req.query;

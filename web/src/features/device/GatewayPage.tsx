@@ -42,6 +42,16 @@ export default function GatewayPage() {
       cancelText: t('form.cancel'),
       onOk: async () => setSecret(await call(gatewayApi.resetSecret, { query: { id: r.id } })),
     });
+  const setStatus = useAction(gatewayApi.setStatus, { onDone: reload });
+  const switchStatus = (id: number, name: string, stop: boolean) =>
+    modal.confirm({
+      title: t(stop ? 'status.stopTitle' : 'status.enableTitle', { name }),
+      content: t(stop ? 'status.stopText' : 'status.enableText'),
+      okText: stop ? t('action.stop') : t('action.enable'),
+      okButtonProps: { danger: stop },
+      cancelText: t('form.cancel'),
+      onOk: () => setStatus.run({ body: { ids: [id], stopped: stop } }),
+    });
   const remove = (r: GatewayRow) =>
     modal.confirm({
       title: t('gateway.deleteTitle', { sn: r.sn }),
@@ -83,12 +93,13 @@ export default function GatewayPage() {
           onClick={() => navigate(`/GateWayDetail?id=${r.id}`)}
           menu={{
             items: [
-              ...(canEdit ? [{ key: 'edit', label: t('action.edit') }, { key: 'secret', label: t('gateway.reset') }] : []),
+              ...(canEdit ? [{ key: 'edit', label: t('action.edit') }, { key: 'secret', label: t('gateway.reset') }, { key: 'status', label: r.status === 2 ? t('action.enable') : t('action.stop') }] : []),
               ...(can('removeGateway') ? [{ key: 'delete', danger: true, label: t('action.delete') }] : []),
             ],
             onClick: ({ key }) => {
               if (key === 'edit') setEditing(r);
               if (key === 'secret') newSecret(r);
+              if (key === 'status') switchStatus(r.id, r.sn, r.status !== 2);
               if (key === 'delete') remove(r);
             },
           }}

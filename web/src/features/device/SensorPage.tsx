@@ -38,6 +38,16 @@ export default function SensorPage() {
   const reload = () => table.current?.reload();
   const del = useAction(sensorApi.del, { success: t('msg.deleted'), onDone: reload });
   const history = (r: SensorRow) => navigate(`/historyData?deviceNo=${encodeURIComponent(r.devNo)}`);
+  const setStatus = useAction(sensorApi.setStatus, { onDone: reload });
+  const switchStatus = (id: number, name: string, stop: boolean) =>
+    modal.confirm({
+      title: t(stop ? 'status.stopTitle' : 'status.enableTitle', { name }),
+      content: t(stop ? 'status.stopText' : 'status.enableText'),
+      okText: stop ? t('action.stop') : t('action.enable'),
+      okButtonProps: { danger: stop },
+      cancelText: t('form.cancel'),
+      onOk: () => setStatus.run({ body: { ids: [id], stopped: stop } }),
+    });
   const remove = (r: SensorRow) =>
     modal.confirm({
       title: t('sensor.deleteTitle', { devNo: r.devNo }),
@@ -80,12 +90,13 @@ export default function SensorPage() {
           menu={{
             items: [
               { key: 'history', label: t('action.history') },
-              ...(can('editSensor') ? [{ key: 'edit', label: t('action.edit') }] : []),
+              ...(can('editSensor') ? [{ key: 'edit', label: t('action.edit') }, { key: 'status', label: r.status === 2 ? t('action.enable') : t('action.stop') }] : []),
               ...(can('removeSensor') ? [{ key: 'delete', danger: true, label: t('action.delete') }] : []),
             ],
             onClick: ({ key }) => {
               if (key === 'history') history(r);
               if (key === 'edit') setEditing(r);
+              if (key === 'status') switchStatus(r.id, r.devNo, r.status !== 2);
               if (key === 'delete') remove(r);
             },
           }}
