@@ -94,4 +94,22 @@ describe('ingest over the embedded broker', () => {
     const fresh = await ctx.t.app.inject({ method: 'POST', url: `/ingest/v1/${g.sn}/data`, headers: { authorization: `Bearer ${reset.json().result.secret}` }, payload: body });
     expect(fresh.statusCode).toBe(200);
   });
+
+  it('closes the session of a stopped gateway; reconnected, its messages are acknowledged and refused with the reason', async () => {
+    const g = await enrol(ctx.t.db, ctx.t.tenants.a.customerId, 1);
+    const c = await ctx.connect(g, { reconnectPeriod: 0 });
+    const closed = new Promise<void>((r) => c.once('close', () => r()));
+    const cookie = await ctx.t.login('alpha');
+    const stop = await ctx.t.app.inject({ method: 'PUT', url: '/service/gateway/status', headers: { cookie }, payload: { ids: [g.gatewayId], stopped: true } });
+    expect(stop.json().result).toEqual({ changed: 1 });
+    await closed;
+    // A new client, as the gateway makes one (the suite's cached client is the closed one).
+    const again = await mqtt.connectAsync(ctx.url, { clientId: g.sn, username: g.sn, password: g.secret, reconnectPeriod: 0 });
+    // QoS 1: the PUBACK comes (nothing to resend), and nothing is stored.
+    await again.publishAsync(`cc/${g.sn}/up/data`, JSON.stringify({ readings: [{ dev: g.sensors[0].dev, ts: Date.now(), temp: 5 }] }), { qos: 1 });
+    await again.endAsync();
+    expect(await ctx.t.db.query('SELECT 1 FROM reading WHERE sensor_id = $1', [g.sensors[0].id])).toEqual([]);
+    const [rej] = await ctx.t.db.query<{ reason: string }>('SELECT reason FROM ingest_reject WHERE gateway_sn = $1', [g.sn]);
+    expect(rej.reason).toBe('stopped_gateway');
+  });
 });
