@@ -95,3 +95,8 @@ export const BOARD_STATE_COLORS: Record<BoardState, string> = {
   offline: '#bfbfbf',
   stopped: '#8c8c8c',
 };
+
+/** Equipment use of spec §3, computed: bound to a carrier (in use, bound), reporting without one (in use, unbound), never reported (unused). */
+export const DEVICE_USAGES = ['bound', 'unbound', 'unused'] as const;
+export type DeviceUsage = (typeof DEVICE_USAGES)[number];
+export const deviceUsage = (s: { carrierId: number | null; lastTs: number | null }): DeviceUsage => (s.carrierId !== null ? 'bound' : s.lastTs !== null ? 'unbound' : 'unused');

@@ -38,3 +38,12 @@ describe('the carrier state every view shares', () => {
     expect(boardState(c([s(5)]))).toBe('normal');
   });
 });
+
+describe('equipment use, computed (spec §3)', () => {
+  it('is bound with a carrier, unbound when reporting without one, unused when never heard of', async () => {
+    const { deviceUsage } = await import('@coldwatch/contract');
+    expect(deviceUsage({ carrierId: 3, lastTs: null })).toBe('bound');
+    expect(deviceUsage({ carrierId: null, lastTs: 1 })).toBe('unbound');
+    expect(deviceUsage({ carrierId: null, lastTs: null })).toBe('unused');
+  });
+});

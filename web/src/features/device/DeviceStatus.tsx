@@ -1,4 +1,5 @@
-import { Badge, Tooltip } from 'antd';
+import { Badge, Tag, Tooltip } from 'antd';
+import type { DeviceUsage } from '@coldwatch/contract';
 import { useTranslation } from 'react-i18next';
 import { formatInZone } from '../../lib/format';
 
@@ -7,4 +8,16 @@ export function DeviceStatus({ status, lastSeen, tz }: { status: number; lastSee
   const { t } = useTranslation('device');
   const badge = <Badge status={status === 1 ? 'success' : status === 2 ? 'warning' : 'default'} text={t(`status.${status}`, { defaultValue: String(status) })} data-status={status} />;
   return lastSeen ? <Tooltip title={t('lastSeen', { time: formatInZone(lastSeen, tz) })}>{badge}</Tooltip> : badge;
+}
+
+const USAGE_COLORS: Record<DeviceUsage, string> = { bound: 'blue', unbound: 'gold', unused: 'default' };
+
+/** Equipment use (spec §3): in use and bound, in use but unbound, unused. */
+export function UsageTag({ usage }: { usage: DeviceUsage }) {
+  const { t } = useTranslation('device');
+  return (
+    <Tag color={USAGE_COLORS[usage]} data-usage={usage} style={{ marginInlineEnd: 0 }}>
+      {t(`usage.${usage}`)}
+    </Tag>
+  );
 }

@@ -9,13 +9,13 @@ import { App, Button, Dropdown, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
+import { deviceUsage, SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
 import { idList } from '../../api/call';
 import { useAction } from '../../api/hooks';
 import { seesManyCustomers, useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField } from '../../ui';
 import { fmtValue, formatInZone } from '../../lib/format';
-import { DeviceStatus } from './DeviceStatus';
+import { DeviceStatus, UsageTag } from './DeviceStatus';
 import { SensorDialog } from './SensorDialog';
 
 interface Filters {
@@ -70,6 +70,7 @@ export default function SensorPage() {
         </Typography.Link>
       ),
     },
+    { title: t('sensor.usage'), key: 'usage', width: 110, render: (_, r) => <UsageTag usage={deviceUsage(r)} /> },
     { title: t('sensor.type'), dataIndex: 'type', width: 190, render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }) },
     { title: t('sensor.temp'), dataIndex: 'temp', width: 90, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} °C`) },
     { title: t('sensor.hum'), dataIndex: 'hum', width: 100, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} %RH`) },
