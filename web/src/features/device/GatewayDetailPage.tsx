@@ -37,12 +37,12 @@ export default function GatewayDetailPage() {
           size="small"
           column={{ xs: 1, md: 2, xl: 3 }}
           items={[
-            { key: 'status', label: t('col.status'), children: <DeviceStatus status={g.status} lastSeen={g.lastSeenAt} tz={tz} /> },
+            { key: 'status', label: t('col.status'), children: <DeviceStatus status={g.status} lastSeen={g.lastSeenAt} tz={g.tz} /> },
             { key: 'name', label: t('gateway.name'), children: g.name },
             { key: 'nickname', label: t('gateway.nickname'), children: g.nickname || '--' },
             { key: 'type', label: t('gateway.type'), children: t(`gatewayType.${g.type}`, { defaultValue: g.type }) },
             { key: 'carrier', label: t('gateway.carrier'), children: g.carrierName ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${g.carrierId}`)}>{g.carrierName}</Typography.Link> : '--' },
-            { key: 'lastSeen', label: t('col.lastSeen'), children: g.lastSeenAt ? formatInZone(g.lastSeenAt, tz) : '--' },
+            { key: 'lastSeen', label: t('col.lastSeen'), children: g.lastSeenAt ? formatInZone(g.lastSeenAt, g.tz) : '--' },
             { key: 'power', label: t('gateway.power'), children: g.power ? t(`power.${g.power}`, { defaultValue: g.power }) : '--' },
             { key: 'tcp', label: t('gateway.tcp'), children: yesNo(g.tcp, t) },
             { key: 'lte', label: t('gateway.lte'), children: yesNo(g.lte, t) },
@@ -51,7 +51,7 @@ export default function GatewayDetailPage() {
             { key: 'wanIp', label: t('gateway.wanIp'), children: g.wanIp ?? '--' },
             { key: 'gps', label: t('gateway.gps'), children: g.lat !== null && g.lng !== null ? `${g.lat.toFixed(5)}, ${g.lng.toFixed(5)}` : '--' },
             { key: 'tz', label: t('form.tz'), children: `UTC${g.tz}` },
-            { key: 'created', label: t('col.createdAt'), children: formatInZone(g.createdAt, tz) },
+            { key: 'created', label: t('col.createdAt'), children: formatInZone(g.createdAt, g.tz) },
           ]}
         />
       </PageCard>

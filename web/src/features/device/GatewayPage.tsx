@@ -63,7 +63,7 @@ export default function GatewayPage() {
     });
 
   const columns: ColumnsType<GatewayRow> = [
-    { title: t('col.status'), dataIndex: 'status', width: 100, render: (s: number, r) => <DeviceStatus status={s} lastSeen={r.lastSeenAt} tz={tz} /> },
+    { title: t('col.status'), dataIndex: 'status', width: 100, render: (s: number, r) => <DeviceStatus status={s} lastSeen={r.lastSeenAt} tz={r.tz} /> },
     {
       title: t('gateway.sn'),
       dataIndex: 'sn',
@@ -79,7 +79,8 @@ export default function GatewayPage() {
     { title: t('gateway.carrier'), dataIndex: 'carrierName', width: 150, ellipsis: true, render: (v: string | null, r) => (v ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.carrierId}`)}>{v}</Typography.Link> : '--') },
     { title: t('col.sensors'), dataIndex: 'sensorCount', width: 80, align: 'right' },
     { title: t('gateway.power'), dataIndex: 'power', width: 90, render: (v: string | null) => (v ? t(`power.${v}`, { defaultValue: v }) : '--') },
-    { title: t('col.lastSeen'), dataIndex: 'lastSeenAt', width: 150, render: (v: number | null) => (v ? formatInZone(v, tz, 'YYYY-MM-DD HH:mm') : '--') },
+    // A gateway's times in its own zone (spec §3 per-device time zone).
+    { title: t('col.lastSeen'), dataIndex: 'lastSeenAt', width: 150, render: (v: number | null, r) => (v ? formatInZone(v, r.tz, 'YYYY-MM-DD HH:mm') : '--') },
     { title: t('form.tz'), dataIndex: 'tz', width: 90, render: (v: string) => `UTC${v}` },
     ...(seesManyCustomers(user?.userType) ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140, ellipsis: true }] : []),
     {
