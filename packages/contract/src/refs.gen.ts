@@ -176,6 +176,8 @@ export const sensorRefs: RefsOf<typeof sensorApi> = {
   add: { method: 'POST', path: '/service/sensor/add', body: true },
   update: { method: 'PUT', path: '/service/sensor/update', body: true },
   upt: { method: 'POST', path: '/service/sensor/upt', body: true },
+  importSensor: { method: 'POST', path: '/service/sensor/importSensor' },
+  importTemplate: { method: 'GET', path: '/service/sensor/importTemplate' },
   setStatus: { method: 'PUT', path: '/service/sensor/status', body: true },
   del: { method: 'DELETE', path: '/service/sensor/del' },
 };

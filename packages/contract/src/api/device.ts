@@ -141,6 +141,16 @@ export const sensorApi = {
   add: route({ method: 'POST', path: '/service/sensor/add', tag: 'sensor', summary: 'Enrol a sensor', body: sensorBody, result: idResult }),
   update: route({ method: 'PUT', path: '/service/sensor/update', tag: 'sensor', summary: 'Change a sensor', body: sensorUpdateBody, result: idResult }),
   upt: route({ method: 'POST', path: '/service/sensor/upt', tag: 'sensor', summary: 'Change a sensor (the spec\'s name of update)', body: sensorUpdateBody, result: idResult }),
+  /** Spec §7 sensor/importSensor: multipart, one .xlsx file of the template; all rows or none. */
+  importSensor: route({
+    method: 'POST',
+    path: '/service/sensor/importSensor',
+    tag: 'sensor',
+    summary: 'Import sensors from an xlsx file of the template; a file with any bad row is refused whole, every bad row named',
+    query: z.object({ customerId: id.optional() }),
+    result: z.object({ imported: z.number().int() }),
+  }),
+  importTemplate: route({ method: 'GET', path: '/service/sensor/importTemplate', tag: 'sensor', summary: 'The xlsx template of the sensor import', result: z.unknown(), raw: 'file' }),
   setStatus: route({
     method: 'PUT',
     path: '/service/sensor/status',

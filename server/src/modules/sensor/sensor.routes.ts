@@ -1,6 +1,9 @@
+import multipart from '@fastify/multipart';
 import { sensorApi } from '@coldwatch/contract';
 import type { Module } from '../index.js';
-import { mutate } from '../../platform/audit/audit.js';
+import { mutate, writeLog } from '../../platform/audit/audit.js';
+import { readXlsxUpload } from '../../platform/xlsx/sheet.js';
+import { importSensors, sensorTemplate } from './sensor.import.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -8,7 +11,7 @@ import { setDeviceStatus } from '../dm/records.js';
 import * as repo from './sensor.repository.js';
 
 /** Sensors of spec §3: enrolment, binding to a gateway and a carrier, latest values. */
-export const sensorRoutes: Module = (app, { db, bus }) => {
+export const sensorRoutes: Module = async (app, { db, bus }) => {
   serve(app, sensorApi.page, { funcs: ['viewSensor'] }, async (req) => repo.page(db, req.scope, req.query));
 
   serve(app, sensorApi.detail, { funcs: ['viewSensor'] }, async (req) => (await repo.detail(db, req.scope, req.query.id)) ?? Promise.reject(notFound()));
@@ -29,6 +32,27 @@ export const sensorRoutes: Module = (app, { db, bus }) => {
       return { id: r.id };
     });
   }
+
+  await app.register(multipart, { throwFileSizeLimit: false, limits: { files: 1, fields: 5 } });
+
+  serve(app, sensorApi.importSensor, { funcs: ['newSensor'] }, async (req) => {
+    const entry = { module: 'sensor', method: 'import', content: 'import sensors' };
+    const data = await readXlsxUpload(req).catch(async (err) => {
+      await writeLog(db, req, entry, 0).catch(() => undefined);
+      throw err;
+    });
+    const r = await mutate(db, req, { ...entry, params: { bytes: data.length } }, (q) => importSensors(q, req.scope, data, req.query.customerId));
+    bus.emit('directory', { sensors: r.devNos });
+    return { imported: r.imported };
+  });
+
+  serve(app, sensorApi.importTemplate, { funcs: ['newSensor'] }, async (req, reply) => {
+    reply
+      .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="sensor-import-template.xlsx"`)
+      .header('x-content-type-options', 'nosniff');
+    return sensorTemplate(req.locale ?? 'zh-CN');
+  });
 
   // Stopped: its messages are refused with a logged reason; the directory forgets it and open sessions close at once.
   serve(app, sensorApi.setStatus, { funcs: ['editSensor'] }, async (req) => {
