@@ -24,7 +24,6 @@ export default function GatewayPage() {
   const { can, user } = useAuth();
   const { modal } = App.useApp();
   const navigate = useNavigate();
-  const tz = user?.timeZone ?? null;
   const table = useRef<PagedTableRef>(null);
   const [filters, setFilters] = useState<{ sn?: string; name?: string; status?: number }>({});
   const [editing, setEditing] = useState<GatewayRow | 'new' | null>(null);

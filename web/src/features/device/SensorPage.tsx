@@ -5,9 +5,9 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { App, Button, Dropdown, Typography } from 'antd';
+import { App, Button, Dropdown, Space, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { deviceUsage, SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
 import { idList } from '../../api/call';
@@ -17,6 +17,7 @@ import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField }
 import { fmtValue, formatInZone } from '../../lib/format';
 import { DeviceStatus, UsageTag } from './DeviceStatus';
 import { SensorDialog } from './SensorDialog';
+import { ImportDialog } from './ImportDialog';
 
 interface Filters {
   devNo?: string;
@@ -34,6 +35,7 @@ export default function SensorPage() {
   const table = useRef<PagedTableRef>(null);
   const [filters, setFilters] = useState<Filters>({});
   const [editing, setEditing] = useState<SensorRow | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
   const params = useMemo(() => ({ ...filters }), [filters]);
   const reload = () => table.current?.reload();
   const del = useAction(sensorApi.del, { success: t('msg.deleted'), onDone: reload });
@@ -120,13 +122,19 @@ export default function SensorPage() {
           <SearchBar fields={fields} onSearch={(v) => setFilters({ devNo: v.devNo as string, type: v.type as SensorType, status: v.status as number, bound: v.bound as Filters['bound'] })} />
         </div>
         {can('newSensor') && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            {t('action.add')}
-          </Button>
+          <Space>
+            <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+              {t('import.button')}
+            </Button>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+              {t('action.add')}
+            </Button>
+          </Space>
         )}
       </div>
       <PagedTable ref={table} route={sensorApi.page} params={params} size="small" rowKey="id" columns={columns} locale={{ emptyText: t('sensor.empty') }} scroll={{ x: 1400 }} />
       <SensorDialog target={editing} onClose={() => setEditing(null)} onDone={reload} />
+      <ImportDialog open={importing} onClose={() => setImporting(false)} onDone={reload} />
     </PageCard>
   );
 }
