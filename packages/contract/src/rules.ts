@@ -88,6 +88,9 @@ export const zone = (bound: z.ZodType<number>) =>
     .object({ min: bound, max: bound })
     .refine((r: { min: number; max: number }) => r.min <= r.max, { error: 'errors.rule.minAboveMax', path: ['min'] });
 
+/** A device's time zone: UTC−12:00..UTC+12:00 (spec §9). */
+export const timeZone = z.string().regex(/^[+-](0\d|1[0-2]):[0-5]\d$/, { error: 'errors.rule.timeZone' });
+
 /** Paging of spec §7: iDisplayStart offset, iDisplayLength one of the §9 page sizes (default 15). */
 export const paging = {
   iDisplayStart: z.coerce.number().int().min(0).default(0),

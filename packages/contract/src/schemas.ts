@@ -49,7 +49,7 @@ export const gatewayBody = z.object({
   nickname: r.text(50).default(''),
   type: z.enum(GATEWAY_TYPES, { error: 'errors.rule.gatewayType' }).default('gw2'),
   carrierId: z.number().int().positive().nullable().default(null),
-  tz: z.string().regex(/^[+-](0\d|1[0-2]):[0-5]\d$/, { error: 'errors.rule.timeZone' }).default('+08:00'),
+  tz: r.timeZone.default('+08:00'),
 });
 export type GatewayBody = z.infer<typeof gatewayBody>;
 
@@ -60,8 +60,16 @@ export const sensorBody = z.object({
   gatewayId: z.number().int().positive({ error: 'errors.rule.required' }),
   carrierId: z.number().int().positive().nullable().default(null),
   sampleInterval: r.sampleIntervalSeconds.default(60),
+  /** Calibration expiry date (spec §3), a calendar day. */
+  calibExpiry: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { error: 'errors.rule.date' }).nullable().default(null),
+  /** When to send the calibration notice, ms; §5: not before now (checked by the server when it changes: calibNoticeOk). */
+  calibNotice: z.number().int().positive().nullable().default(null),
+  tz: r.timeZone.default('+08:00'),
 });
 export type SensorBody = z.infer<typeof sensorBody>;
+
+/** Spec §5 "calibration notice time cannot be before now" (a minute of grace for the form's round trip). */
+export const calibNoticeOk = (at: number | null, now = Date.now()) => at === null || at >= now - 60_000;
 
 export const contactBody = z.object({
   name: r.name(30),

@@ -39,6 +39,9 @@ export const gatewaySecret = z.object({ id: z.number().int(), sn: z.string(), se
 
 export const sensorRow = liveSensor.omit({ tempState: true, humState: true, inRange: true }).extend({
   description: z.string(),
+  calibExpiry: z.string().nullable(),
+  calibNotice: ms.nullable(),
+  tz: z.string(),
   sampleInterval: z.number().int(),
   customerId: z.number().int(),
   customerName: z.string(),

@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { Code, type SensorBody, type SensorType } from '@coldwatch/contract';
+import { calibNoticeOk, Code, type SensorBody, type SensorType } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { isTaken } from '../../platform/db/unique.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
-import { conflict, notFound } from '../../platform/http/errors.js';
+import { conflict, notFound, paramError } from '../../platform/http/errors.js';
 import { idsInScope, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 
@@ -41,6 +41,11 @@ function sensorSelect(k: Kysely<DB>) {
   return sensorLiveSelect(k)
     .innerJoin('customer as cu', 'cu.id', 'x.customer_id')
     .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
+    .select([
+      sql<string | null>`to_char(x.calib_expiry, 'YYYY-MM-DD')`.as('calibExpiry'),
+      msOrNull('x.calib_notice').as('calibNotice'),
+      'x.tz',
+    ])
     .select(['x.description', 'x.sample_interval as sampleInterval', 'x.customer_id as customerId', 'cu.name as customerName', 'c.name as carrierName', 'g.name as gatewayName', msOf('x.created_at').as('createdAt')]);
 }
 
@@ -113,9 +118,18 @@ const columns = (b: SensorBody) => ({
   gateway_id: b.gatewayId,
   carrier_id: b.carrierId,
   sample_interval: b.sampleInterval,
+  calib_expiry: b.calibExpiry,
+  calib_notice: b.calibNotice === null ? null : new Date(b.calibNotice),
+  tz: b.tz,
 });
 
+/** §5: a calibration notice is not set in the past (an unchanged one, perhaps already sent, may stay). */
+function checkNotice(b: SensorBody, current: number | null = null) {
+  if (b.calibNotice !== current && !calibNoticeOk(b.calibNotice)) throw paramError('errors.rule.calibNoticePast', { calibNotice: 'errors.rule.calibNoticePast' });
+}
+
 export async function add(q: Queryable, scope: Scope, b: SensorBody) {
+  checkNotice(b);
   const k = scoped(q, scope);
   const customerId = await checkRefs(k, scope, b);
   if (await isTaken(q, 'sensor', b.devNo)) throw numberExists();
@@ -131,12 +145,13 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
   const k = scoped(q, scope);
   const cur = await k
     .selectFrom('sensor as t')
-    .select(['t.dev_no', 't.customer_id'])
+    .select(['t.dev_no', 't.customer_id', msOrNull('t.calib_notice').as('calibNotice')])
     .where('t.id', '=', b.id)
     .where((eb) => limitOf(eb, scope, 'sensor'))
     .forUpdate()
     .executeTakeFirst();
   if (!cur) throw notFound();
+  checkNotice(b, cur.calibNotice);
   await checkRefs(k, scope, b, cur.customer_id);
   if (await isTaken(q, 'sensor', b.devNo, b.id)) throw numberExists();
   await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {

@@ -20,6 +20,12 @@ describe('sensor rules of spec §5 (each passes and fails)', () => {
     ['collection interval above 65535', { sampleInterval: 65536 }, 'sampleInterval'],
     ['known type', { type: '4g_th_gps' }, null],
     ['unknown type', { type: 'nfc' }, 'type'],
+    ['calibration expiry as a date', { calibExpiry: '2027-03-31' }, null],
+    ['calibration expiry not a date', { calibExpiry: '31/03/2027' }, 'calibExpiry'],
+    ['calibration notice in the future', { calibNotice: Date.now() + 86_400_000 }, null],
+    ['calibration notice before now', { calibNotice: Date.now() - 3_600_000 }, 'calibNotice'],
+    ['time zone UTC-12', { tz: '-12:00' }, null],
+    ['time zone beyond UTC+12', { tz: '+13:00' }, 'tz'],
   ];
   it.each(cases)('%s', async (_l, over, field) => {
     const r = await req(a.cookie, 'POST', '/service/sensor/add', body(over));
@@ -28,6 +34,19 @@ describe('sensor rules of spec §5 (each passes and fails)', () => {
       expect(r.status).toBe(400);
       expect(r.result.errors).toHaveProperty(field);
     }
+  });
+
+  it('keeps a calibration notice already passed when the sensor is saved unchanged, and shows the fields back', async () => {
+    const made = await call(t, a.cookie, 'POST', '/service/sensor/add', body({ calibExpiry: '2027-01-15', calibNotice: Date.now() + 60_000, tz: '+05:30' }));
+    const past = Date.now() - 86_400_000;
+    await t.db.query('UPDATE sensor SET calib_notice = $2 WHERE id = $1', [made.id, new Date(past)]);
+    const cur = await call(t, a.cookie, 'GET', `/service/sensor/detail?id=${made.id}`);
+    expect(cur).toMatchObject({ calibExpiry: '2027-01-15', calibNotice: past, tz: '+05:30' });
+    const same = await req(a.cookie, 'PUT', '/service/sensor/update', { id: made.id, devNo: cur.devNo, type: cur.type, gatewayId: cur.gatewayId, calibExpiry: cur.calibExpiry, calibNotice: past, tz: cur.tz });
+    expect(same.state.code).toBe(200000);
+    const moved = await req(a.cookie, 'PUT', '/service/sensor/update', { id: made.id, devNo: cur.devNo, type: cur.type, gatewayId: cur.gatewayId, calibNotice: past - 1000 });
+    expect(moved.status).toBe(400);
+    expect(moved.result.errors).toHaveProperty('calibNotice');
   });
 
   it('rejects a device number held anywhere on the platform', async () => {

@@ -442,6 +442,9 @@ export interface SensorTable {
   last_door: number | null;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   status_before_cancel: number | null;
+  calib_expiry: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  calib_notice: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  tz: Generated<string>;
 }
 
 export interface SettingTable {

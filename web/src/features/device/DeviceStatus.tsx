@@ -21,3 +21,18 @@ export function UsageTag({ usage }: { usage: DeviceUsage }) {
     </Tag>
   );
 }
+
+/** A calibration expiry date: red once passed, orange within 30 days (the notice is due), plain otherwise. */
+export function CalibrationTag({ expiry }: { expiry: string | null }) {
+  const { t } = useTranslation('device');
+  if (!expiry) return <>--</>;
+  const days = Math.ceil((new Date(`${expiry}T23:59:59`).getTime() - Date.now()) / 86_400_000);
+  const color = days < 0 ? 'red' : days <= 30 ? 'orange' : undefined;
+  return (
+    <Tooltip title={days < 0 ? t('calibration.expired') : t('calibration.inDays', { count: days })}>
+      <Tag color={color} data-expiry={days < 0 ? 'expired' : days <= 30 ? 'soon' : 'ok'} style={{ marginInlineEnd: 0 }}>
+        {expiry}
+      </Tag>
+    </Tooltip>
+  );
+}

@@ -12,7 +12,7 @@ import { useAuth } from '../../app/auth';
 import { PageCard } from '../../ui';
 import { fmtValue, formatInZone } from '../../lib/format';
 import { DayChart } from '../history/DayChart';
-import { DeviceStatus } from './DeviceStatus';
+import { CalibrationTag, DeviceStatus } from './DeviceStatus';
 
 export default function SensorDetailPage() {
   const { t } = useTranslation('device');
@@ -42,9 +42,9 @@ export default function SensorDetailPage() {
           size="small"
           column={{ xs: 1, md: 2, xl: 3 }}
           items={[
-            { key: 'status', label: t('col.status'), children: <DeviceStatus status={s.status} lastSeen={s.lastTs} tz={tz} /> },
+            { key: 'status', label: t('col.status'), children: <DeviceStatus status={s.status} lastSeen={s.lastTs} tz={s.tz} /> },
             { key: 'type', label: t('sensor.type'), children: t(`carrier:sensorType.${s.type}`, { defaultValue: s.type }) },
-            { key: 'last', label: t('col.lastSeen'), children: s.lastTs ? formatInZone(s.lastTs, tz) : '--' },
+            { key: 'last', label: t('col.lastSeen'), children: s.lastTs ? formatInZone(s.lastTs, s.tz) : '--' },
             { key: 'temp', label: t('sensor.temp'), children: value(s.temp, '°C') },
             { key: 'hum', label: t('sensor.hum'), children: value(s.hum, '%RH') },
             { key: 'volt', label: t('sensor.volt'), children: value(s.volt, 'V') },
@@ -53,6 +53,9 @@ export default function SensorDetailPage() {
             { key: 'interval', label: t('sensor.sampleInterval'), children: `${s.sampleInterval} s` },
             { key: 'carrier', label: t('sensor.carrier'), children: s.carrierName ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${s.carrierId}`)}>{s.carrierName}</Typography.Link> : t('sensor.unbound') },
             { key: 'gateway', label: t('sensor.gateway'), children: <Typography.Link onClick={() => navigate(`/GateWayDetail?id=${s.gatewayId}`)}>{`${s.gatewaySn} · ${s.gatewayName}`}</Typography.Link> },
+            { key: 'tz', label: t('form.tz'), children: `UTC${s.tz}` },
+            { key: 'calibExpiry', label: t('sensor.calibExpiry'), children: <CalibrationTag expiry={s.calibExpiry} /> },
+            { key: 'calibNotice', label: t('sensor.calibNotice'), children: s.calibNotice ? formatInZone(s.calibNotice, s.tz, 'YYYY-MM-DD HH:mm') : '--' },
             { key: 'description', label: t('sensor.description'), children: s.description || '--' },
           ]}
         />

@@ -1,13 +1,15 @@
 /** Add or edit a sensor (spec §3 Sensor: number, type, description, gateway, carrier, sample interval). */
 import { useEffect, useMemo, useState } from 'react';
-import { App, Form, Input, InputNumber, Select } from 'antd';
+import { App, DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { deviceNo, gatewayApi, sampleIntervalSeconds, SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
+import { calibNoticeOk, deviceNo, gatewayApi, sampleIntervalSeconds, SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { useCall } from '../../api/hooks';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { matches, rules, serverFieldErrors, trimmed, zodRule } from '../sys/formRules';
-import { useCarrierOptions } from './deviceOptions';
+import { timeZoneOptions, useCarrierOptions } from './deviceOptions';
+import { fromWall, toWall } from '../../lib/format';
 
 interface Values {
   devNo: string;
@@ -16,9 +18,12 @@ interface Values {
   gatewayId: number;
   carrierId?: number | null;
   sampleInterval: number;
+  calibExpiry?: Dayjs | null;
+  calibNotice?: Dayjs | null;
+  tz: string;
 }
 
-const FIELDS = ['devNo', 'type', 'description', 'gatewayId', 'carrierId', 'sampleInterval'];
+const FIELDS = ['devNo', 'type', 'description', 'gatewayId', 'carrierId', 'sampleInterval', 'calibExpiry', 'calibNotice', 'tz'];
 
 export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 'new' | null; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation('device');
@@ -40,11 +45,25 @@ export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 
   useEffect(() => {
     if (!target) return;
     form.resetFields();
-    form.setFieldsValue(target === 'new' ? { type: 'zigbee_th', sampleInterval: 60 } : target);
+    form.setFieldsValue(
+      target === 'new'
+        ? { type: 'zigbee_th', sampleInterval: 60, tz: '+08:00' }
+        : { ...target, calibExpiry: target.calibExpiry ? dayjs(target.calibExpiry) : null, calibNotice: target.calibNotice ? toWall(target.calibNotice, target.tz) : null },
+    );
   }, [target, form]);
   const save = () =>
     submit(async (v) => {
-      const body = { devNo: v.devNo, type: v.type, description: trimmed(v.description), gatewayId: v.gatewayId, carrierId: v.carrierId ?? null, sampleInterval: v.sampleInterval };
+      const body = {
+        devNo: v.devNo,
+        type: v.type,
+        description: trimmed(v.description),
+        gatewayId: v.gatewayId,
+        carrierId: v.carrierId ?? null,
+        sampleInterval: v.sampleInterval,
+        calibExpiry: v.calibExpiry ? v.calibExpiry.format('YYYY-MM-DD') : null,
+        calibNotice: v.calibNotice ? fromWall(v.calibNotice, v.tz) : null,
+        tz: v.tz,
+      };
       if (target === 'new') await call(sensorApi.add, { body });
       else await call(sensorApi.update, { body: { ...body, id: editing!.id } });
       void message.success(target === 'new' ? t('msg.added') : t('msg.updated'));
@@ -68,6 +87,30 @@ export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 
         </Form.Item>
         <Form.Item name="sampleInterval" label={t('sensor.sampleInterval')} extra={t('sensor.sampleIntervalHelp')} rules={[zodRule(sampleIntervalSeconds, t)]}>
           <InputNumber precision={0} min={10} max={65535} style={{ width: 180 }} suffix="s" />
+        </Form.Item>
+        <Form.Item name="tz" label={t('form.tz')} extra={t('form.tzHelp')}>
+          <Select options={timeZoneOptions} />
+        </Form.Item>
+        <Form.Item name="calibExpiry" label={t('sensor.calibExpiry')}>
+          <DatePicker style={{ width: 200 }} />
+        </Form.Item>
+        <Form.Item
+          name="calibNotice"
+          label={t('sensor.calibNotice')}
+          extra={t('sensor.calibNoticeHelp')}
+          dependencies={['tz']}
+          rules={[
+            ({ getFieldValue }) => ({
+              // §5: not before now, unless it is the saved value (perhaps already sent).
+              validator: (_, v: Dayjs | null) => {
+                const at = v ? fromWall(v, getFieldValue('tz')) : null;
+                const saved = editing?.calibNotice ?? null;
+                return at === saved || calibNoticeOk(at) ? Promise.resolve() : Promise.reject(new Error(t('sensor.calibNoticePast')));
+              },
+            }),
+          ]}
+        >
+          <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: 200 }} />
         </Form.Item>
         <Form.Item name="description" label={t('sensor.description')} rules={rules(t, { max: 250 })}>
           <Input.TextArea maxLength={250} rows={2} showCount />

@@ -15,7 +15,7 @@ import { useAction } from '../../api/hooks';
 import { seesManyCustomers, useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField } from '../../ui';
 import { fmtValue, formatInZone } from '../../lib/format';
-import { DeviceStatus, UsageTag } from './DeviceStatus';
+import { CalibrationTag, DeviceStatus, UsageTag } from './DeviceStatus';
 import { SensorDialog } from './SensorDialog';
 import { ImportDialog } from './ImportDialog';
 
@@ -31,7 +31,6 @@ export default function SensorPage() {
   const { can, user } = useAuth();
   const { modal } = App.useApp();
   const navigate = useNavigate();
-  const tz = user?.timeZone ?? null;
   const table = useRef<PagedTableRef>(null);
   const [filters, setFilters] = useState<Filters>({});
   const [editing, setEditing] = useState<SensorRow | 'new' | null>(null);
@@ -61,7 +60,7 @@ export default function SensorPage() {
     });
 
   const columns: ColumnsType<SensorRow> = [
-    { title: t('col.status'), dataIndex: 'status', width: 100, render: (s: number, r) => <DeviceStatus status={s} lastSeen={r.lastTs} tz={tz} /> },
+    { title: t('col.status'), dataIndex: 'status', width: 100, render: (s: number, r) => <DeviceStatus status={s} lastSeen={r.lastTs} tz={r.tz} /> },
     {
       title: t('sensor.devNo'),
       dataIndex: 'devNo',
@@ -78,8 +77,9 @@ export default function SensorPage() {
     { title: t('sensor.hum'), dataIndex: 'hum', width: 100, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} %RH`) },
     { title: t('sensor.carrier'), dataIndex: 'carrierName', width: 150, ellipsis: true, render: (v: string | null, r) => (v ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.carrierId}`)}>{v}</Typography.Link> : <Typography.Text type="secondary">{t('sensor.unbound')}</Typography.Text>) },
     { title: t('sensor.gateway'), dataIndex: 'gatewaySn', width: 140, render: (v: string, r) => <Typography.Link onClick={() => navigate(`/GateWayDetail?id=${r.gatewayId}`)}>{v}</Typography.Link> },
+    { title: t('sensor.calibExpiry'), dataIndex: 'calibExpiry', width: 130, render: (v: string | null) => <CalibrationTag expiry={v} /> },
     { title: t('sensor.sampleInterval'), dataIndex: 'sampleInterval', width: 100, align: 'right', render: (v: number) => `${v} s` },
-    { title: t('col.lastSeen'), dataIndex: 'lastTs', width: 150, render: (v: number | null) => (v ? formatInZone(v, tz, 'YYYY-MM-DD HH:mm') : '--') },
+    { title: t('col.lastSeen'), dataIndex: 'lastTs', width: 150, render: (v: number | null, r) => (v ? formatInZone(v, r.tz, 'YYYY-MM-DD HH:mm') : '--') },
     ...(seesManyCustomers(user?.userType) ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140, ellipsis: true }] : []),
     {
       title: t('col.actions'),
@@ -132,7 +132,7 @@ export default function SensorPage() {
           </Space>
         )}
       </div>
-      <PagedTable ref={table} route={sensorApi.page} params={params} size="small" rowKey="id" columns={columns} locale={{ emptyText: t('sensor.empty') }} scroll={{ x: 1400 }} />
+      <PagedTable ref={table} route={sensorApi.page} params={params} size="small" rowKey="id" columns={columns} locale={{ emptyText: t('sensor.empty') }} scroll={{ x: 1650 }} />
       <SensorDialog target={editing} onClose={() => setEditing(null)} onDone={reload} />
       <ImportDialog open={importing} onClose={() => setImporting(false)} onDone={reload} />
     </PageCard>
