@@ -71,7 +71,7 @@ export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 
       onClose();
     });
   return (
-    <FormDialog open={!!target} title={target === 'new' ? t('sensor.addTitle') : t('sensor.editTitle')} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose}>
+    <FormDialog scrollBody open={!!target} title={target === 'new' ? t('sensor.addTitle') : t('sensor.editTitle')} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose}>
       <Form form={form} name="sensorForm" layout="vertical" requiredMark>
         <Form.Item name="devNo" label={t('sensor.devNo')} rules={[{ required: true, message: t('rule.required') }, matches(deviceNo, t('rule.deviceNo'))]}>
           <Input maxLength={30} disabled={!!editing} />
