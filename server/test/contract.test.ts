@@ -34,8 +34,15 @@ describe('the response contract', () => {
   it('every enveloped answer declares its 200 schema; only files and streams do not', () => {
     const ops = operations();
     const without = ops.filter(({ op }) => !op.responses?.['200']?.content).map(({ path, method }) => `${method.toUpperCase()} ${path}`);
-    // Raw answers: Prometheus text, the captcha image, the avatar and floor-plan files and the live event stream.
-    expect(without.sort()).toEqual(['GET /metrics', 'GET /service/home/scene/plane/image', 'GET /service/live/stream', 'GET /service/mine/avatar', 'GET /service/user/captcha']);
+    // Raw answers: Prometheus text, the captcha image, the avatar, floor-plan and import-template files and the live event stream.
+    expect(without.sort()).toEqual([
+      'GET /metrics',
+      'GET /service/home/scene/plane/image',
+      'GET /service/live/stream',
+      'GET /service/mine/avatar',
+      'GET /service/sensor/importTemplate',
+      'GET /service/user/captcha',
+    ]);
     expect(ops.every(({ op }) => typeof op.summary === 'string' && op.summary.length > 0)).toBe(true);
     expect((ops.length - without.length) / ops.length).toBeGreaterThanOrEqual(0.95);
   });
