@@ -61,7 +61,16 @@ export const sensorBody = z.object({
   carrierId: z.number().int().positive().nullable().default(null),
   sampleInterval: r.sampleIntervalSeconds.default(60),
   /** Calibration expiry date (spec §3), a calendar day. */
-  calibExpiry: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { error: 'errors.rule.date' }).nullable().default(null),
+  calibExpiry: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { error: 'errors.rule.date' })
+    // 2027-02-31 passes the pattern but is no day (PostgreSQL would refuse it with a 500).
+    .refine((d) => {
+      const t = Date.parse(`${d}T00:00:00Z`);
+      return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
+    }, { error: 'errors.rule.date' })
+    .nullable()
+    .default(null),
   /** When to send the calibration notice, ms; §5: not before now (checked by the server when it changes: calibNoticeOk). */
   calibNotice: z.number().int().positive().nullable().default(null),
   tz: r.timeZone.default('+08:00'),

@@ -6,8 +6,12 @@ import { route } from './route.js';
  * has a default (while no row exists) and a rule; nothing else is read or written. The
  * retention days are enforced by the retention job (docs/jobs.md).
  */
-/** An http(s) URL template with {z}, {x} and {y}, at most 255 characters, nothing that leaves an attribute. */
-export const isTileUrl = (v: string) => v.length <= 255 && /^https?:\/\/[^\s"'<>`]+$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p));
+/**
+ * An http(s) URL template with {z}, {x} and {y}, at most 255 characters, nothing that leaves an
+ * attribute; its host only host characters (and {s}), since it becomes a CSP source.
+ */
+export const isTileUrl = (v: string) =>
+  v.length <= 255 && /^https?:\/\/([A-Za-z0-9.-]|\{s\})+(:\d{1,5})?\/[^\s"'<>`]*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p));
 
 const days = (min: number, max: number, error: string) => ({ error, valid: (v: string) => /^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max });
 

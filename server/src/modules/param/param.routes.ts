@@ -21,10 +21,9 @@ export const paramRoutes: Module = (app, { db }) => {
 
   serve(app, paramApi.update, { funcs: ['editParam'] }, async (req) => {
     const { key, value } = req.body;
-    return mutate(db, req, { module: 'param', method: 'update', content: `set ${key} = ${value}`, params: { key, value } }, async (q) => {
-      const r = await repo.set(q, key, value);
-      if (key === 'map_tile_url') rememberTileUrl(value);
-      return r;
-    });
+    const r = await mutate(db, req, { module: 'param', method: 'update', content: `set ${key} = ${value}`, params: { key, value } }, (q) => repo.set(q, key, value));
+    // After the commit: the CSP of this replica follows at once (others within a minute, tileOrigin.ts).
+    if (key === 'map_tile_url') rememberTileUrl(value);
+    return r;
   });
 };

@@ -70,6 +70,7 @@ describe('parameters', () => {
     ['map_tile_url', 'https://tiles.example/{z}/{x}.png', 'errors.param.tileUrl'],
     ['map_tile_url', 'javascript:alert(1)/{z}/{x}/{y}', 'errors.param.tileUrl'],
     ['map_tile_url', 'https://t.example/{z}/{x}/{y}.png?"onerror=', 'errors.param.tileUrl'],
+    ['map_tile_url', "https://t.example;script-src:'unsafe-inline'/{z}/{x}/{y}", 'errors.param.tileUrl'],
   ];
 
   it('each retention setting takes its range (passing examples)', async () => {

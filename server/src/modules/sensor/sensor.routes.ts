@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart';
 import { sensorApi } from '@coldwatch/contract';
 import type { Module } from '../index.js';
-import { mutate, writeLog } from '../../platform/audit/audit.js';
+import { mutate } from '../../platform/audit/audit.js';
+import { readLogged } from '../../platform/http/upload.js';
 import { readXlsxUpload } from '../../platform/xlsx/sheet.js';
 import { importSensors, sensorTemplate } from './sensor.import.js';
 import { notFound } from '../../platform/http/errors.js';
@@ -37,10 +38,7 @@ export const sensorRoutes: Module = async (app, { db, bus }) => {
 
   serve(app, sensorApi.importSensor, { funcs: ['newSensor'] }, async (req) => {
     const entry = { module: 'sensor', method: 'import', content: 'import sensors' };
-    const data = await readXlsxUpload(req).catch(async (err) => {
-      await writeLog(db, req, entry, 0).catch(() => undefined);
-      throw err;
-    });
+    const data = await readLogged(db, req, entry, () => readXlsxUpload(req));
     const r = await mutate(db, req, { ...entry, params: { bytes: data.length } }, (q) => importSensors(q, req.scope, data, req.query.customerId));
     bus.emit('directory', { sensors: r.devNos });
     return { imported: r.imported };

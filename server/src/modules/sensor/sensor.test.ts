@@ -22,6 +22,7 @@ describe('sensor rules of spec §5 (each passes and fails)', () => {
     ['unknown type', { type: 'nfc' }, 'type'],
     ['calibration expiry as a date', { calibExpiry: '2027-03-31' }, null],
     ['calibration expiry not a date', { calibExpiry: '31/03/2027' }, 'calibExpiry'],
+    ['calibration expiry on a day that does not exist', { calibExpiry: '2027-02-31' }, 'calibExpiry'],
     ['calibration notice in the future', { calibNotice: Date.now() + 86_400_000 }, null],
     ['calibration notice before now', { calibNotice: Date.now() - 3_600_000 }, 'calibNotice'],
     ['time zone UTC-12', { tz: '-12:00' }, null],

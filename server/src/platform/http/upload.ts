@@ -21,12 +21,16 @@ export async function readImage(req: FastifyRequest, maxBytes: number, tooLargeK
   return { data, mime: kind === 'png' ? 'image/png' : 'image/jpeg' };
 }
 
-/** readImage outside any transaction; a refused file still leaves its result-0 system-log row. */
-export async function readImageLogged(db: Db, req: FastifyRequest, maxBytes: number, tooLargeKey: string, entry: AuditEntry) {
+/** Reads an upload outside any transaction; a refused file still leaves its result-0 system-log row. */
+export async function readLogged<T>(db: Db, req: FastifyRequest, entry: AuditEntry, read: () => Promise<T>): Promise<T> {
   try {
-    return await readImage(req, maxBytes, tooLargeKey);
+    return await read();
   } catch (err) {
     await writeLog(db, req, entry, 0).catch(() => undefined);
     throw err;
   }
 }
+
+/** readImage, logged when refused. */
+export const readImageLogged = (db: Db, req: FastifyRequest, maxBytes: number, tooLargeKey: string, entry: AuditEntry) =>
+  readLogged(db, req, entry, () => readImage(req, maxBytes, tooLargeKey));
