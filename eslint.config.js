@@ -17,6 +17,8 @@ const RAW_SQL_ALLOWED = [
   'server/src/alarm/**',
   'server/src/platform/db/**',
   'server/src/platform/jobs/**',
+  // The replicas' channel: LISTEN/NOTIFY and advisory locks on its own connection, no tenant data.
+  'server/src/platform/cluster/**',
   'server/src/platform/seed/**',
   'server/src/modules/history/history.repository.ts',
   'server/scripts/**',

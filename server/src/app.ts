@@ -18,7 +18,7 @@ import { registerGuard } from './platform/auth/guard.js';
 import { registerHealthRoutes } from './platform/health/routes.js';
 import { modules } from './modules/index.js';
 import type { AppDeps } from './deps.js';
-import { loadTileOrigin, tileOrigin } from './modules/param/tileOrigin.js';
+import { loadTileOrigin, rememberTileUrl, tileOrigin } from './modules/param/tileOrigin.js';
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -43,6 +43,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   // Design's injected styles, data: images (QR codes, signatures), same-origin calls and the
   // live stream; nothing may frame the console.
   await loadTileOrigin(deps.db).catch(() => undefined);
+  deps.bus.on('param', (e) => void (e.key === 'map_tile_url' && rememberTileUrl(e.value)));
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { REPLICA_ID_PATTERN } from './platform/cluster/replica.js';
 
 /** Environment → typed configuration, validated once at start. README lists every variable. */
 const env = z.object({
@@ -10,6 +11,12 @@ const env = z.object({
   MQTT_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   /** With MQTT_URL: exclusive (one persistent session, the default) or shared ($share/coldwatch/…, several replicas). */
   MQTT_SUBSCRIPTION: z.enum(['exclusive', 'shared']).default('exclusive'),
+  /** This console's name among the replicas of one database (docs/scaling.md); default host name and HTTP port. */
+  REPLICA_ID: z
+    .string()
+    .regex(REPLICA_ID_PATTERN, 'letters, digits, dot, underscore and hyphen, 1 to 40 of them')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Seconds without a message from any gateway, while gateways had been reporting, before ingest is called deaf; 0 = never. */
   INGEST_SILENCE_S: z.coerce.number().int().min(0).max(86_400).default(300),
   SMTP_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
@@ -38,6 +45,8 @@ export interface Config {
   databaseUrl?: string;
   mqttUrl?: string;
   mqttSubscription: 'exclusive' | 'shared';
+  /** REPLICA_ID when set; main.ts defaults it from the host name and the HTTP port. */
+  replicaId?: string;
   ingestSilenceS: number;
   smtpUrl?: string;
   mailFrom: string;
@@ -75,6 +84,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     mqttSubscription: e.MQTT_SUBSCRIPTION,
+    replicaId: e.REPLICA_ID,
     ingestSilenceS: e.INGEST_SILENCE_S,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

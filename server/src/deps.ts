@@ -23,4 +23,6 @@ export interface AppDeps {
   mqttPort?: number;
   /** Faults of the database, the broker and ingest (platform/health); made by healthOf(deps). */
   health?: Health;
+  /** This console's id among the replicas of its database (main.ts; platform/cluster). */
+  replicaId?: string;
 }

@@ -15,13 +15,16 @@ import type { AppDeps } from './deps.js';
 import { startIngest } from './ingest/index.js';
 import { startAlarm } from './alarm/index.js';
 import { startJobs } from './jobs/index.js';
+import { Cluster, ClusterRefusal } from './platform/cluster/cluster.js';
+import { defaultReplicaId, ingestClientId } from './platform/cluster/replica.js';
 
-/** What runs, in the order it stops: the simulator, HTTP (finishes requests in flight), jobs (finish the run in flight), ingest (drains its writer), alarm, database. */
-const STOP_ORDER = ['simulator', 'HTTP server', 'jobs', 'ingest', 'alarm', 'database'] as const;
+/** What runs, in the order it stops: the simulator, HTTP (finishes requests in flight), jobs (finish the run in flight), ingest (drains its writer), alarm, the replicas' channel, database. */
+const STOP_ORDER = ['simulator', 'HTTP server', 'jobs', 'ingest', 'alarm', 'cluster', 'database'] as const;
 type Part = (typeof STOP_ORDER)[number];
 const running = new Map<Part, () => Promise<void> | void>();
-let log: { info(o: unknown, m?: string): void; error(o: unknown, m?: string): void } = {
+let log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void; error(o: unknown, m?: string): void } = {
   info: () => undefined,
+  warn: (o, m) => console.error(m ?? '', o),
   error: (o, m) => console.error(m ?? '', o),
 };
 
@@ -86,6 +89,34 @@ async function main() {
   running.set('database', () => db.close());
   await prepareDb(db);
 
+  // The replicas of this database (platform/cluster): this one's id, its part (the embedded
+  // broker and the exclusive subscription admit one console), and the channel of committed facts.
+  const deps: AppDeps = { config, db, bus: new Bus() };
+  // From here on, a database outage is logged once when it starts and once when it ends.
+  const health = healthOf(deps);
+  const replicaId = config.replicaId ?? defaultReplicaId(http.port);
+  deps.replicaId = replicaId;
+  const cluster = new Cluster({
+    databaseUrl: config.databaseUrl,
+    replicaId,
+    bus: deps.bus,
+    log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) },
+    fault: health.fault('cluster'),
+  });
+  running.set('cluster', () => cluster.stop());
+  await cluster.start();
+  await cluster.join(
+    !config.mqttUrl
+      ? { exclusive: true, reason: 'embedded broker' }
+      : config.mqttSubscription === 'exclusive'
+        ? { exclusive: true, reason: 'exclusive subscription' }
+        : { exclusive: false, reason: 'shared subscription' },
+  );
+  health.check('cluster', () => ({
+    ok: cluster.up,
+    detail: cluster.single ? 'one process (PGlite)' : cluster.up ? `replica ${replicaId}, ${cluster.peers} other replica(s) on this database` : 'the replicas\' channel is lost; reconnecting',
+  }));
+
   // Accounts and demo data.
   let seedNote: string | undefined;
   if (config.demo) {
@@ -101,9 +132,6 @@ async function main() {
   // HTTP: the API, the web app, the HTTP ingest routes.
   // One deps object for the app, ingest and alarm: ingestOf(deps) keeps the one IngestService
   // (writer, gateway auth) on it, shared by the HTTP ingest routes and the MQTT transport.
-  const deps: AppDeps = { config, db, bus: new Bus() };
-  // From here on, a database outage is logged once when it starts and once when it ends.
-  healthOf(deps);
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
   deps.log = app.log;
   log = app.log;
@@ -128,7 +156,12 @@ async function main() {
 
   // Ingest: the embedded broker on MQTT_PORT (default 1883, often taken), or a consumer on MQTT_URL.
   // The presence scan runs as a job (below), not as ingest's own timer.
-  const ingest = await startIngest(deps, { mqttPort: config.mqttPort, mqttPortExplicit: config.mqttPortExplicit, presence: false });
+  const ingest = await startIngest(deps, {
+    mqttPort: config.mqttPort,
+    mqttPortExplicit: config.mqttPortExplicit,
+    presence: false,
+    clientId: ingestClientId(config.mqttSubscription, replicaId),
+  });
   running.set('ingest', () => ingest.stop());
   deps.mqttPort = ingest.mqttPort;
 
@@ -142,7 +175,8 @@ async function main() {
 
   // Simulator: live readings for the demo gateways (never the hand-driven one).
   let sim: RunningSimulator | undefined;
-  if (config.simulator) {
+  if (config.simulator && !(await cluster.lead('simulator'))) app.log.info('SIMULATOR=1: another replica runs the demo simulator');
+  else if (config.simulator) {
     const mqttUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${ingest.mqttPort}`;
     sim = await startDemoSimulator(db, { mqttUrl, log: app.log });
     if (sim) {
@@ -169,7 +203,7 @@ async function main() {
 
 main().catch(async (err) => {
   console.error(`Coldwatch could not start: ${err instanceof Error ? err.message : String(err)}`);
-  if (err instanceof Error && process.env.LOG_LEVEL === 'debug') console.error(err.stack);
+  if (err instanceof Error && !(err instanceof ClusterRefusal) && process.env.LOG_LEVEL === 'debug') console.error(err.stack);
   await stopAll().catch(() => undefined);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { evaluateSensor } from './evaluator.js';
 import { dequeueQuiet } from './quiet.js';
 import { createNotifier } from './notifier.js';
 import { isConnectionError, reportFailure, type FailureLog } from '../platform/db/outage.js';
+import { REMOTE, type Origin } from '../platform/events.js';
 
 export interface AlarmOptions {
   /** Fallback poll of both queues; the bus wakes the evaluator at once. Default 1 s. */
@@ -130,7 +131,8 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
   };
   const evaluator = new Loop('evaluator', evaluate, log);
 
-  const onReading = () => void evaluator.kick();
+  // Another replica's readings are that replica's to evaluate (the queue is shared, so nothing waits on us).
+  const onReading = (_r: unknown, origin?: Origin) => void (origin !== REMOTE && evaluator.kick());
   bus.on('reading', onReading);
   evaluator.start(pollMs);
   notices.start(opts.noticePoll === false ? false : pollMs);

@@ -28,15 +28,36 @@ export interface DirectoryEvent {
   close?: boolean;
 }
 
-interface Events {
-  reading: [LiveReading];
-  directory: [DirectoryEvent];
-  gatewayEvent: [GatewayEventMessage];
-  exception: [ExceptionEvent];
-  deviceStatus: [DeviceStatusEvent];
+/** A system parameter changed (the monitor map's tile URL is kept in memory for the CSP). */
+export interface ParamEvent {
+  key: string;
+  value: string;
 }
 
-/** In-process bus: fans committed facts out to live streams and the alarm evaluator. */
+/**
+ * Where an event was committed: absent for this process, REMOTE for another replica's
+ * commit that reached this one over PostgreSQL (platform/cluster). Work that belongs to the
+ * committing process (the alarm evaluator's kick) skips remote events; what every replica
+ * must know (live streams, caches) takes both.
+ */
+export const REMOTE = 'remote' as const;
+export type Origin = typeof REMOTE | undefined;
+
+export interface Events {
+  reading: [LiveReading, Origin?];
+  directory: [DirectoryEvent, Origin?];
+  gatewayEvent: [GatewayEventMessage, Origin?];
+  exception: [ExceptionEvent, Origin?];
+  deviceStatus: [DeviceStatusEvent, Origin?];
+  param: [ParamEvent, Origin?];
+}
+
+export type EventName = keyof Events;
+
+/** The events that every replica must see (the cluster bridge forwards exactly these; gateway events are stored and read from the table). */
+export const SHARED_EVENTS = ['reading', 'directory', 'exception', 'deviceStatus', 'param'] as const satisfies readonly EventName[];
+
+/** In-process bus: fans committed facts out to live streams, caches and the alarm evaluator. */
 export class Bus extends EventEmitter<Events> {
   constructor() {
     super();

@@ -4,7 +4,6 @@ import { mutate } from '../../platform/audit/audit.js';
 import { serve } from '../../platform/http/route.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
 import * as repo from './param.repository.js';
-import { rememberTileUrl } from './tileOrigin.js';
 
 /**
  * Server-side parameters (spec §2 /sys/paramsetup, §7 `/service/share/param`; keys and rules
@@ -14,7 +13,7 @@ import { rememberTileUrl } from './tileOrigin.js';
  * - `PUT /service/param/update`: `editParam` (level 2, menu `param`: platform users whose role
  *   grants it, and root); everyone else 500102.
  */
-export const paramRoutes: Module = (app, { db }) => {
+export const paramRoutes: Module = (app, { db, bus }) => {
   const mayEdit = (s: { userId: number; funcs: Set<string> }) => s.userId === ROOT_USER_ID || s.funcs.has('editParam');
 
   serve(app, paramApi.list, {}, async (req) => ({ ...(await repo.list(db)), editable: mayEdit(req.scope) }));
@@ -22,8 +21,8 @@ export const paramRoutes: Module = (app, { db }) => {
   serve(app, paramApi.update, { funcs: ['editParam'] }, async (req) => {
     const { key, value } = req.body;
     const r = await mutate(db, req, { module: 'param', method: 'update', content: `set ${key} = ${value}`, params: { key, value } }, (q) => repo.set(q, key, value));
-    // After the commit: the CSP of this replica follows at once (others within a minute, tileOrigin.ts).
-    if (key === 'map_tile_url') rememberTileUrl(value);
+    // After the commit: the CSP of every replica follows at once (tileOrigin.ts listens; platform/cluster carries it to the others).
+    bus.emit('param', { key, value });
     return r;
   });
 };

@@ -3,9 +3,9 @@ import * as repo from './param.repository.js';
 
 /**
  * The origin of the monitor map's tile URL (parameter `map_tile_url`), for the CSP's img-src:
- * the browser may load tiles from that one server and no other. Read at most once a minute
- * (and at once after a change on this replica), so a change made on another replica reaches
- * this one's CSP within a minute without a query per request.
+ * the browser may load tiles from that one server and no other. A change reaches every
+ * replica at once as a `param` event (app.ts); the reread once a minute is the backstop for
+ * an event lost while the replicas' channel was down.
  */
 const TTL_MS = 60_000;
 let cached: { origin: string | null; at: number } = { origin: null, at: 0 };

@@ -15,13 +15,14 @@ const PING_TIMEOUT_MS = 2_000;
  */
 export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps) {
   const health = healthOf(deps);
-  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true, uptimeS: Math.round(process.uptime()) }));
+  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true, uptimeS: Math.round(process.uptime()), ...(deps.replicaId ? { replica: deps.replicaId } : {}) }));
 
   app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
     const checks: Record<string, Check> = {
       database: await database(deps),
       broker: health.checkOf('broker') ?? { ok: false, detail: 'ingest has not started' },
       ingest: silence(deps),
+      cluster: health.checkOf('cluster') ?? { ok: true, detail: 'one process' },
     };
     const ready = Object.values(checks).every((c) => c.ok);
     return reply.status(ready ? 200 : 503).send({ ready, checks });
