@@ -30,15 +30,16 @@ export interface RunningConsole {
  * Starts the real console as production runs it (the compiled `server/dist/main.js`, which
  * `npm run build` makes and `npm run serve` and the Dockerfile start), with demo data, on
  * free ports and a fresh database: a new database on the machine's PostgreSQL when
- * DATABASE_URL is set, a new PGlite directory otherwise.
+ * DATABASE_URL is set, a new PGlite directory otherwise; or, for a replica, `databaseUrl`.
  */
-export async function startConsole(env: Record<string, string> = {}): Promise<RunningConsole> {
+export async function startConsole(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<RunningConsole> {
   const port = await freePort();
   const mqttPort = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cw-e2e-'));
-  let databaseUrl: string | undefined;
+  // A replica shares another console's database (which that console drops when it stops).
+  let databaseUrl: string | undefined = opts.databaseUrl;
   let dbName: string | undefined;
-  if (process.env.DATABASE_URL) {
+  if (process.env.DATABASE_URL && !databaseUrl) {
     dbName = `cw_e2e_${Math.random().toString(16).slice(2, 10)}`;
     const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await c.connect();

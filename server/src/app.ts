@@ -78,6 +78,12 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.observe('coldwatch_http_request_seconds', 'HTTP answers by route, method and status class', { route, method: req.method, status: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
   });
+  // A change's events reach the other replicas before its answer leaves (platform/cluster):
+  // whatever the caller does next, on any replica, sees it. Reads do not wait.
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (deps.cluster && req.method !== 'GET' && req.method !== 'HEAD') await deps.cluster.flushed();
+    return payload;
+  });
   // A DELETE or PUT whose only input is its query may still say `content-type: application/json`
   // (many HTTP clients do) with no body: that is no body, not a broken one.
   const json = app.getDefaultJsonParser('error', 'error');

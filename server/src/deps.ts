@@ -25,4 +25,6 @@ export interface AppDeps {
   health?: Health;
   /** This console's id among the replicas of its database (main.ts; platform/cluster). */
   replicaId?: string;
+  /** The replicas' channel (main.ts): a change waits for it before its answer leaves (app.ts). */
+  cluster?: { flushed(): Promise<void> };
 }

@@ -103,6 +103,7 @@ async function main() {
     log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) },
     fault: health.fault('cluster'),
   });
+  deps.cluster = cluster;
   running.set('cluster', () => cluster.stop());
   await cluster.start();
   await cluster.join(

@@ -1,7 +1,7 @@
 /** Shared by the ingest tests: enrolment rows, free ports and a private Mosquitto. */
 import net from 'node:net';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -74,18 +74,21 @@ export interface Mosquitto {
   dir: string;
   /** A graceful restart (SIGTERM, which saves the persistence file, then a new process on the same port and files). */
   restart(): Promise<void>;
+  /** What the broker logged (with `log: true`): connects, take-overs, disconnects. */
+  log(): Promise<string>;
   stop(): Promise<void>;
 }
 
 /**
- * A Mosquitto of this test file alone, on a free port. `extra` lines are appended to its
- * configuration; `users` become its password file.
+ * A Mosquitto of this test file alone, on a free port. `users` become its password file; with
+ * `log` it writes its log (connections and take-overs) for `log()`.
  */
-export async function startMosquitto(opts: { anonymous?: boolean; users?: Record<string, string>; acl?: string; persistence?: boolean } = {}): Promise<Mosquitto> {
+export async function startMosquitto(opts: { anonymous?: boolean; users?: Record<string, string>; acl?: string; persistence?: boolean; log?: boolean } = {}): Promise<Mosquitto> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cw-mosq-'));
   // Started as root, Mosquitto drops to its own user before it reads the password and ACL files
-  // (and writes its persistence file into the directory).
-  await chmod(dir, opts.persistence ? 0o777 : 0o755);
+  // (and writes its persistence file and its log into the directory).
+  await chmod(dir, opts.persistence || opts.log ? 0o777 : 0o755);
+  const logFile = path.join(dir, 'mosquitto.log');
   const port = await freePort();
   const lines = [
     `listener ${port} 127.0.0.1`,
@@ -94,7 +97,7 @@ export async function startMosquitto(opts: { anonymous?: boolean; users?: Record
     ...(opts.persistence ? ['persistence true', `persistence_location ${dir}/`] : ['persistence false']),
     // A stopped console's sessions must keep everything published meanwhile (docs/ingest.md).
     'max_queued_messages 0',
-    'log_dest none',
+    ...(opts.log ? [`log_dest file ${logFile}`, 'log_type all', 'connection_messages true'] : ['log_dest none']),
   ];
   if (opts.users) {
     const file = path.join(dir, 'passwd');
@@ -126,6 +129,7 @@ export async function startMosquitto(opts: { anonymous?: boolean; users?: Record
       child = run();
       await waitForPort(port);
     },
+    log: () => readFile(logFile, 'utf8').catch(() => ''),
     async stop() {
       await end(child);
       await rm(dir, { recursive: true, force: true });

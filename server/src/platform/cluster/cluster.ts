@@ -56,7 +56,6 @@ export class Cluster {
   private held: string[] = [];
   private queue: WireEvent[] = [];
   private flushing: Promise<void> = Promise.resolve();
-  private scheduled = false;
   private stopping = false;
   private connected = false;
   private everConnected = false;
@@ -132,7 +131,7 @@ export class Cluster {
     for (const off of this.unhook) off();
     if (this.peerTimer) clearInterval(this.peerTimer);
     if (this.retry) clearTimeout(this.retry);
-    await this.flushing;
+    await this.flushed();
     const c = this.client;
     this.client = null;
     await c?.end().catch(() => undefined);
@@ -241,24 +240,38 @@ export class Cluster {
     }
   }
 
+  /**
+   * Resolves once what has been emitted so far is sent. A change answered by the API waits for
+   * it (app.ts), so another replica knows of it before the caller can ask there: a secret
+   * reset on replica A is refused by replica B at the caller's next message.
+   */
+  flushed(): Promise<void> {
+    return this.next ?? this.flushing;
+  }
+
+  private next: Promise<void> | null = null;
+
   private schedule() {
-    if (this.scheduled) return;
-    this.scheduled = true;
+    if (this.next) return;
     // Everything one commit emits is emitted in the same turn of the event loop: one batch.
-    setImmediate(() => {
-      this.scheduled = false;
-      const events = this.queue;
-      this.queue = [];
-      // Alone, nobody would read them; without the connection they cannot go (the reconnect sends "forget everything").
-      if (!this.peers || !this.connected || !events.length) return;
-      const payloads = encode(this.opts.replicaId, events);
-      const c = this.client!;
-      this.flushing = this.flushing.then(() =>
-        c.query(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [CHANNEL, payloads]).then(
-          () => undefined,
-          (err) => this.opts.log.warn({ err: err.message, events: events.length }, 'cluster: events not sent to the other replicas'),
-        ),
-      );
-    });
+    this.next = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.next = null;
+        const events = this.queue;
+        this.queue = [];
+        // Alone, nobody would read them; without the connection they cannot go (the reconnect sends "forget everything").
+        if (this.peers && this.connected && events.length) {
+          const payloads = encode(this.opts.replicaId, events);
+          const c = this.client!;
+          this.flushing = this.flushing.then(() =>
+            c.query(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [CHANNEL, payloads]).then(
+              () => undefined,
+              (err) => this.opts.log.warn({ err: err.message, events: events.length }, 'cluster: events not sent to the other replicas'),
+            ),
+          );
+        }
+        void this.flushing.then(resolve);
+      }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { SHARED_EVENTS, type EventName, type Events } from '../events.js';
+import { SHARED_EVENTS, type Events } from '../events.js';
 
 /** The one channel of the replicas' bus. */
 export const CHANNEL = 'coldwatch_bus';
@@ -67,4 +67,3 @@ export function decode(payload: string): Decoded | null {
   return { origin, events };
 }
 
-export const isShared = (name: EventName): name is SharedName => shared.has(name);
