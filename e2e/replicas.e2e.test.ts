@@ -58,7 +58,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two replicas on one PostgreSQL and o
   };
 
   beforeAll(async () => {
-    mosq = await startMosquitto({ log: true });
+    // Mosquitto's own limits (20 in flight, 1,000 queued per session), as a broker installed with defaults has them.
+    mosq = await startMosquitto({ log: true, brokerDefaults: true });
     smtp = await startSmtp();
     env = { MQTT_URL: mosq.url, MQTT_SUBSCRIPTION: 'shared', SMTP_URL: smtp.url, SIMULATOR: '0' };
     a = await startConsole({ ...env, REPLICA_ID: 'a' });
@@ -82,7 +83,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two replicas on one PostgreSQL and o
       (err: Error) => err.message,
     );
     expect(refused).toMatch(/console exited with 1/);
-    expect(refused).toMatch(/Coldwatch could not start: Coldwatch console (a, b|b, a) is already running on this database\. The embedded MQTT broker serves one console only/);
+    expect(refused).toMatch(/Coldwatch could not start: Coldwatch consoles (a, b|b, a) are already running on this database\. The embedded MQTT broker serves one console only/);
     expect(refused).toMatch(/MQTT_URL .*MQTT_SUBSCRIPTION=shared/);
     // And each replica says who it is.
     expect(await (await fetch(`${a.url}/healthz`)).json()).toMatchObject({ ok: true, replica: 'a' });

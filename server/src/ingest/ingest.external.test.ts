@@ -51,4 +51,27 @@ describe('ingest from an external Mosquitto', () => {
       await secured.stop();
     }
   });
+
+  it('loses nothing of a burst larger than the broker\'s default queue (MQTT 5 Receive Maximum)', async () => {
+    const gw = await enrol(ctx.t.db, ctx.t.tenants.a.customerId, 1);
+    // Mosquitto's defaults: 20 messages in flight to a 3.1.1 session, 1,000 queued, the rest dropped.
+    const plain = await startMosquitto({ brokerDefaults: true });
+    const consumer = await startConsumer(ctx.t.ingest, { url: plain.url, clientId: 'cw-burst-test' });
+    try {
+      const pub = await mqtt.connectAsync(plain.url, { clientId: gw.sn, reconnectPeriod: 0 });
+      const t0 = Date.now() - 3_600_000;
+      const N = 3_000;
+      await Promise.all(
+        Array.from({ length: N }, (_, i) => pub.publishAsync(`cc/${gw.sn}/up/data`, JSON.stringify({ readings: [{ dev: gw.sensors[0].dev, ts: t0 + i * 1000, temp: 4 }] }), { qos: 1 })),
+      );
+      await pub.endAsync();
+      const count = async () => Number((await ctx.t.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM reading WHERE sensor_id = $1`, [gw.sensors[0].id]))!.n);
+      await until(async () => (await count()) >= N, `${N} readings`, 30_000);
+      expect(await count()).toBe(N);
+    } finally {
+      await consumer.close();
+      await plain.stop();
+    }
+  });
 });
+

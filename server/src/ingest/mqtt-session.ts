@@ -14,6 +14,15 @@ import { redactUrl } from '../platform/seed/banner.js';
  *   after the previous one is acknowledged, which made one commit per message), and writes
  *   each PUBACK after that message's commit, in the order the messages came (MQTT 3.1.1 §4.6);
  * - a lost connection is retried with back-off and reported once, as a state change.
+ *
+ * It speaks MQTT 5 where the broker does, for one property: Receive Maximum. Over MQTT 3.1.1 a
+ * broker keeps at most its own in-flight limit unacknowledged (Mosquitto: 20) and queues the
+ * rest for the session, up to its queue limit (Mosquitto: 1,000), beyond which it drops
+ * messages: a burst of a few thousand messages lost readings at Mosquitto's defaults. With
+ * Receive Maximum 65,535 the broker hands messages over as fast as the console takes them, the
+ * console's own backpressure (`maxPending`, the socket paused) holds the rest in TCP, and
+ * nothing reaches the broker's queue limit while the console is connected. A broker that
+ * refuses MQTT 5 gets MQTT 3.1.1 on the next attempt.
  */
 
 export interface SessionOptions {
@@ -30,16 +39,30 @@ export interface SessionOptions {
   maxPending?: number;
 }
 
-/** CONNACK return codes of MQTT 3.1.1. */
+/** CONNACK return codes of MQTT 3.1.1 and reason codes of MQTT 5. */
 const REFUSED: Record<number, string> = {
   1: 'unacceptable protocol version',
   2: 'client id rejected',
   3: 'server unavailable',
   4: 'bad user name or password',
   5: 'not authorized',
+  0x84: 'unsupported protocol version',
+  0x85: 'client id rejected',
+  0x86: 'bad user name or password',
+  0x87: 'not authorized',
+  0x88: 'server unavailable',
+  0x89: 'server busy',
+  0x8a: 'banned',
+  0x8c: 'bad authentication method',
 };
 /** Refusals that waiting will not cure: the start fails on them instead of retrying. */
-const FATAL = new Set([1, 2, 4, 5]);
+const FATAL = new Set([2, 4, 5, 0x85, 0x86, 0x87, 0x8a, 0x8c]);
+/** The broker does not speak MQTT 5: the next attempt speaks 3.1.1. */
+const OLD_BROKER = new Set([1, 0x84]);
+/** As many unacknowledged messages as MQTT 5 allows the broker to send us (the console paces itself). */
+const RECEIVE_MAXIMUM = 65_535;
+/** MQTT 5 ends a session at disconnect unless it is given a lifetime: this one never expires. */
+const SESSION_EXPIRY_S = 0xffffffff;
 const BACKOFF_MS = { base: 250, max: 5_000 };
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -71,11 +94,18 @@ export class MqttSession {
   private readonly keepaliveS: number;
   private readonly maxPending: number;
   private started: { resolve(): void; reject(err: Error): void } | null = null;
+  /** 5 until a broker refuses it. */
+  private version: 4 | 5 = 5;
 
   constructor(private readonly opts: SessionOptions) {
     this.url = new URL(opts.url);
     this.keepaliveS = opts.keepaliveS ?? 30;
-    this.maxPending = opts.maxPending ?? 1000;
+    this.maxPending = opts.maxPending ?? 2000;
+  }
+
+  /** The protocol spoken on the last connection (tests). */
+  get protocolVersion() {
+    return this.version;
   }
 
   /**
@@ -118,7 +148,8 @@ export class MqttSession {
     const socket = this.secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
     const c: Connection = { socket, alive: true, pending: [], settling: new Set(), lastIn: Date.now(), lastOut: Date.now() };
     this.conn = c;
-    const parser = mqttPacket.parser({ protocolVersion: 4 });
+    const version = this.version;
+    const parser = mqttPacket.parser({ protocolVersion: version });
     parser.on('packet', (p: Packet) => this.onPacket(c, p));
     parser.on('error', (err: Error) => this.drop(c, `unreadable packet from the broker: ${err.message}`));
     socket.setNoDelay(true);
@@ -126,12 +157,13 @@ export class MqttSession {
       this.send(c, {
         cmd: 'connect',
         protocolId: 'MQTT',
-        protocolVersion: 4,
+        protocolVersion: version,
         clientId: this.opts.clientId,
         clean: false,
         keepalive: this.keepaliveS,
         username: this.url.username ? decodeURIComponent(this.url.username) : undefined,
         password: this.url.password ? Buffer.from(decodeURIComponent(this.url.password)) : undefined,
+        ...(version === 5 ? { properties: { receiveMaximum: RECEIVE_MAXIMUM, sessionExpiryInterval: SESSION_EXPIRY_S } } : {}),
       });
     });
     socket.on('data', (buf) => parser.parse(buf));
@@ -157,9 +189,15 @@ export class MqttSession {
     c.lastIn = Date.now();
     switch (p.cmd) {
       case 'connack': {
-        if (p.returnCode) {
-          const why = `the broker refused the connection: ${REFUSED[p.returnCode] ?? `code ${p.returnCode}`}`;
-          if (FATAL.has(p.returnCode)) this.fail(new Error(`MQTT_URL ${redactUrl(this.opts.url)}: ${why}`));
+        const code = p.reasonCode ?? p.returnCode ?? 0;
+        if (code) {
+          if (this.version === 5 && OLD_BROKER.has(code)) {
+            this.version = 4;
+            this.attempt = 0;
+            return this.drop(c, 'the broker does not speak MQTT 5; speaking 3.1.1');
+          }
+          const why = `the broker refused the connection: ${REFUSED[code] ?? `code ${code}`}`;
+          if (FATAL.has(code)) this.fail(new Error(`MQTT_URL ${redactUrl(this.opts.url)}: ${why}`));
           return this.drop(c, why);
         }
         // Always, even with sessionPresent: the broker may have kept the session but not its subscription.
@@ -167,7 +205,8 @@ export class MqttSession {
         return;
       }
       case 'suback': {
-        if ((p.granted as unknown[]).some((g) => (typeof g === 'number' ? g : (g as { qos?: number }).qos) === 128)) {
+        // 3.1.1 refuses with 0x80; MQTT 5 with any reason code from 0x80 up (not authorized, shared subscriptions not supported, …).
+        if ((p.granted as unknown[]).some((g) => (typeof g === 'number' ? g : ((g as { qos?: number }).qos ?? 0)) >= 0x80)) {
           this.fail(new Error(`MQTT_URL ${redactUrl(this.opts.url)}: subscription to ${this.opts.topic} refused (check the broker's ACL)`));
           return this.drop(c, `subscription to ${this.opts.topic} refused`);
         }
@@ -181,6 +220,9 @@ export class MqttSession {
       }
       case 'publish':
         return this.take(c, p);
+      case 'disconnect':
+        // MQTT 5: the broker says why it ends the connection (another session took the id, a shutdown, …).
+        return this.drop(c, `the broker disconnected the session${p.reasonCode ? `: reason 0x${p.reasonCode.toString(16)}` : ''}`);
       default:
         // pingresp; a pubrel/puback would be for messages we publish, and this session publishes none.
         return;
@@ -216,7 +258,7 @@ export class MqttSession {
   private send(c: Connection, p: Packet) {
     if (!c.alive) return;
     c.lastOut = Date.now();
-    c.socket.write(mqttPacket.generate(p));
+    c.socket.write(mqttPacket.generate(p, { protocolVersion: this.version }));
   }
 
   /** Ends the connection without acknowledging what it still holds: the broker delivers it again. */

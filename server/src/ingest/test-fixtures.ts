@@ -83,7 +83,7 @@ export interface Mosquitto {
  * A Mosquitto of this test file alone, on a free port. `users` become its password file; with
  * `log` it writes its log (connections and take-overs) for `log()`.
  */
-export async function startMosquitto(opts: { anonymous?: boolean; users?: Record<string, string>; acl?: string; persistence?: boolean; log?: boolean } = {}): Promise<Mosquitto> {
+export async function startMosquitto(opts: { anonymous?: boolean; users?: Record<string, string>; acl?: string; persistence?: boolean; log?: boolean; brokerDefaults?: boolean } = {}): Promise<Mosquitto> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cw-mosq-'));
   // Started as root, Mosquitto drops to its own user before it reads the password and ACL files
   // (and writes its persistence file and its log into the directory).
@@ -95,8 +95,9 @@ export async function startMosquitto(opts: { anonymous?: boolean; users?: Record
     `allow_anonymous ${opts.anonymous === false ? 'false' : 'true'}`,
     // As in production (docs/ingest.md): sessions, subscriptions and queued messages outlive a restart.
     ...(opts.persistence ? ['persistence true', `persistence_location ${dir}/`] : ['persistence false']),
-    // A stopped console's sessions must keep everything published meanwhile (docs/ingest.md).
-    'max_queued_messages 0',
+    // A stopped console's sessions must keep everything published meanwhile (docs/ingest.md);
+    // `brokerDefaults` leaves Mosquitto's own limits (20 in flight, 1,000 queued per session).
+    ...(opts.brokerDefaults ? [] : ['max_queued_messages 0']),
     ...(opts.log ? [`log_dest file ${logFile}`, 'log_type all', 'connection_messages true'] : ['log_dest none']),
   ];
   if (opts.users) {

@@ -87,7 +87,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the replicas of one PostgreSQL datab
     const refusal = await embedded.join({ exclusive: true, reason: 'embedded broker' }).catch((e) => e);
     expect(refusal).toBeInstanceOf(ClusterRefusal);
     // The refusal names the running replicas and what to set.
-    expect(refusal.message).toMatch(/console (a, b|b, a) is already running/);
+    expect(refusal.message).toMatch(/Coldwatch consoles (a, b|b, a) are already running/);
     expect(refusal.message).toMatch(/MQTT_URL .* MQTT_SUBSCRIPTION=shared/);
     const exclusive = await replica('d');
     await expect(exclusive.join({ exclusive: true, reason: 'exclusive subscription' })).rejects.toThrow(/MQTT_SUBSCRIPTION=shared on every replica/);
@@ -102,7 +102,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the replicas of one PostgreSQL datab
     const alone = await replica('e');
     await alone.join({ exclusive: true, reason: 'embedded broker' });
     const late = await replica('f');
-    await expect(late.join({ exclusive: false, reason: 'shared subscription' })).rejects.toThrow(/console e runs on this database with the embedded MQTT broker/);
+    await expect(late.join({ exclusive: false, reason: 'shared subscription' })).rejects.toThrow(/Coldwatch console e is running on this database with the embedded MQTT broker/);
     for (const c of started.splice(0)) await c.stop();
   });
 

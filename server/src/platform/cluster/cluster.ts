@@ -110,13 +110,13 @@ export class Cluster {
     const fn = m.exclusive ? 'pg_try_advisory_lock' : 'pg_try_advisory_lock_shared';
     if (await this.lock(`${fn}(${APP}, ${MEMBERSHIP})`)) return;
     const others = await this.holders();
-    const who = others.length ? others.join(', ') : 'another console';
+    const who = others.length > 1 ? `Coldwatch consoles ${others.join(', ')} are` : `Coldwatch console ${others[0] ?? '(another one)'} is`;
     throw new ClusterRefusal(
       m.reason === 'shared subscription'
-        ? `Coldwatch console ${who} runs on this database with the embedded MQTT broker or the exclusive subscription, which admit one console. Restart it with MQTT_URL and MQTT_SUBSCRIPTION=shared, as this one, to run them side by side (docs/scaling.md).`
+        ? `${who} running on this database with the embedded MQTT broker or the exclusive subscription, which admit one console. Restart it with MQTT_URL and MQTT_SUBSCRIPTION=shared, as this one, to run them side by side (docs/scaling.md).`
         : m.reason === 'embedded broker'
-          ? `Coldwatch console ${who} is already running on this database. The embedded MQTT broker serves one console only: to run several replicas, start each with MQTT_URL (an external broker such as Mosquitto or EMQX) and MQTT_SUBSCRIPTION=shared (docs/scaling.md).`
-          : `Coldwatch console ${who} is already running on this database, and MQTT_SUBSCRIPTION=exclusive (the default) would hand every message to every console. Set MQTT_SUBSCRIPTION=shared on every replica (docs/scaling.md).`,
+          ? `${who} already running on this database. The embedded MQTT broker serves one console only: to run several replicas, start each with MQTT_URL (an external broker such as Mosquitto or EMQX) and MQTT_SUBSCRIPTION=shared (docs/scaling.md).`
+          : `${who} already running on this database, and MQTT_SUBSCRIPTION=exclusive (the default) would hand every message to every console. Set MQTT_SUBSCRIPTION=shared on every replica (docs/scaling.md).`,
     );
   }
 
