@@ -79,9 +79,10 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     metrics.observe('coldwatch_http_request_seconds', 'HTTP answers by route, method and status class', { route, method: req.method, status: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
   });
   // A change's events reach the other replicas before its answer leaves (platform/cluster):
-  // whatever the caller does next, on any replica, sees it. Reads do not wait.
+  // whatever the caller does next, on any replica, sees it. Reads do not wait, nor do gateways
+  // (HTTP ingest answers at its commit; live values are not something the gateway reads back).
   app.addHook('onSend', async (req, _reply, payload) => {
-    if (deps.cluster && req.method !== 'GET' && req.method !== 'HEAD') await deps.cluster.flushed();
+    if (deps.cluster && req.method !== 'GET' && req.method !== 'HEAD' && !req.url.startsWith('/ingest/')) await deps.cluster.flushed();
     return payload;
   });
   // A DELETE or PUT whose only input is its query may still say `content-type: application/json`

@@ -38,3 +38,41 @@ export function carrierValue(mode: SampleMode, samples: readonly (Sample | null 
     }
   }
 }
+
+/** One sensor's readings of one measure for carrierSeries, in time order. */
+export interface SensorSamples {
+  /** A reading older than this at a point no longer counts (the sensor is offline by then: 3 × its sample interval + 60 s). */
+  staleMs: number;
+  samples: readonly Sample[];
+  /** Its latest reading before the first of `samples`, if any: the state the series starts from. */
+  before?: Sample | null;
+}
+
+/**
+ * The carrier's value over time (spec §3 sample modes): a point at every time any of its
+ * sensors reports, the mode applied to each sensor's latest reading that is not stale then.
+ * What the board shows at a moment is the point of that moment; the alarms judge these
+ * points as they judge one sensor's readings. Points before `from` are not returned (their
+ * readings only set the state).
+ */
+export function carrierSeries(mode: SampleMode, sensors: readonly SensorSamples[], from = -Infinity): Sample[] {
+  const latest: (Sample | null)[] = sensors.map((s) => s.before ?? null);
+  const events: { ts: number; i: number; value: number }[] = [];
+  sensors.forEach((s, i) => s.samples.forEach((x) => events.push({ ts: x.ts, i, value: x.value })));
+  events.sort((a, b) => a.ts - b.ts || a.i - b.i);
+  const out: Sample[] = [];
+  for (let k = 0; k < events.length; ) {
+    const ts = events[k].ts;
+    while (k < events.length && events[k].ts === ts) {
+      latest[events[k].i] = { ts, value: events[k].value };
+      k++;
+    }
+    if (ts < from) continue;
+    const value = carrierValue(
+      mode,
+      latest.map((x, i) => (x && ts - x.ts <= sensors[i].staleMs ? x : null)),
+    );
+    if (value !== null) out.push({ ts, value });
+  }
+  return out;
+}

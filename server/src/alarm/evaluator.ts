@@ -5,6 +5,8 @@ import {
   type Existing, type Field, type Point, type Prefix, type Rule, type Run, type Suffix,
 } from './segments.js';
 import { customerLocale, renderAlarm } from './templates.js';
+import type { SampleMode } from '@coldwatch/contract';
+import { aggregateOf, evaluateCarrier } from './carrier.js';
 
 /**
  * Evaluation of one sensor's alarm_queue row, in one transaction: read the window, fix the
@@ -24,7 +26,7 @@ interface QueueRow {
   version: number;
 }
 
-interface SensorCtx {
+export interface SensorCtx {
   id: number;
   customer_id: number;
   gateway_id: number;
@@ -32,6 +34,7 @@ interface SensorCtx {
   carrier_id: number | null;
   carrier_name: string | null;
   alarm_on: boolean | null;
+  sample_mode: SampleMode | null;
   temp_min: number | null;
   temp_max: number | null;
   hum_min: number | null;
@@ -42,7 +45,9 @@ interface SensorCtx {
   notify_email: boolean;
 }
 
-interface ExRow {
+export type Opened = { id: number; rule: Rule; run: Run };
+
+export interface ExRow {
   id: number;
   start_ts: Date;
   last_ts: Date | null;
@@ -63,8 +68,8 @@ export interface EvalOutcome {
   dequeued: boolean;
 }
 
-const ms = (d: Date | string | number) => new Date(d).getTime();
-const iso = (t: number) => new Date(t);
+export const ms = (d: Date | string | number) => new Date(d).getTime();
+export const iso = (t: number) => new Date(t);
 const same = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.fround(a) === Math.fround(b));
 
 /**
@@ -84,7 +89,7 @@ export async function evaluateSensor(
   if (!row) return undefined;
 
   const [ctx] = await q.query<SensorCtx>(
-    `SELECT s.id, s.customer_id, s.gateway_id, s.dev_no, s.carrier_id, c.name AS carrier_name, c.alarm_on,
+    `SELECT s.id, s.customer_id, s.gateway_id, s.dev_no, s.carrier_id, c.name AS carrier_name, c.alarm_on, c.sample_mode,
             c.temp_min, c.temp_max, c.hum_min, c.hum_max,
             cu.name AS customer_name, cu.status AS customer_status, cu.time_zone, cu.notify_email
        FROM sensor s LEFT JOIN carrier c ON c.id = s.carrier_id JOIN customer cu ON cu.id = s.customer_id
@@ -95,7 +100,15 @@ export async function evaluateSensor(
   // A sensor without a carrier, a carrier with its alarm switched off (spec §2 alarm switch),
   // a cancelled customer (§4): nothing to evaluate, the window is consumed as it is.
   if (ctx && ctx.carrier_id !== null && ctx.alarm_on && ctx.customer_status === 1) {
-    await evaluateWindow(q, ctx, ms(row.min_ts), ms(row.max_ts), out);
+    // A carrier whose value is an aggregate of its sensors (spec §3 sample modes) is judged on
+    // that value (carrier.ts); otherwise each sensor's readings are.
+    const members = await aggregateOf(q, ctx.carrier_id, ctx.sample_mode);
+    if (members) {
+      if (!(await evaluateCarrier(q, ctx, members, ms(row.min_ts), ms(row.max_ts), out))) return undefined;
+    } else {
+      await closeOngoing(q, ctx, { carrierId: ctx.carrier_id }, ms(row.min_ts), out);
+      await evaluateWindow(q, ctx, ms(row.min_ts), ms(row.max_ts), out);
+    }
   }
   await hooks.beforeDequeue?.(q);
   // Only the version we evaluated: a batch that widened the row meanwhile keeps it queued.
@@ -111,7 +124,7 @@ async function evaluateWindow(q: Queryable, ctx: SensorCtx, minTs: number, maxTs
     'SELECT ts, temp, hum FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts',
     [ctx.id, iso(minTs), iso(maxTs)],
   );
-  const opened: { id: number; rule: Rule; run: Run }[] = [];
+  const opened: Opened[] = [];
   for (const field of ['temp', 'hum'] as Field[]) {
     const fieldRules = rules.filter((r) => r.field === field);
     const points: Point[] = rows.filter((r) => r[field] !== null).map((r) => ({ ts: ms(r.ts), v: r[field] as number }));
@@ -133,11 +146,49 @@ async function evaluateWindow(q: Queryable, ctx: SensorCtx, minTs: number, maxTs
           ORDER BY start_ts FOR UPDATE`,
         [ctx.id, rule.category, iso(spanHi), iso(spanLo)],
       );
-      await apply(q, ctx, rule, runs, existing, out, opened);
+      await apply(q, ctx, sensorTarget(q, ctx), rule, runs, existing, out, opened);
     }
   }
   out.opened = opened.length;
-  if (opened.length) out.notices += await writeNotices(q, ctx, opened);
+  if (opened.length) out.notices += await writeNotices(q, ctx, ctx.dev_no, opened);
+}
+
+/** Whose exceptions these are: one sensor's, or (sensorId null) its carrier's value. */
+export interface Target {
+  sensorId: number | null;
+  gatewayId: number | null;
+  /** The first in-range value of the rule's field after t, if any: where an orphaned ongoing exception ends. */
+  endAfter(rule: Rule, t: number): Promise<number | null>;
+}
+
+const sensorTarget = (q: Queryable, ctx: SensorCtx): Target => ({
+  sensorId: ctx.id,
+  gatewayId: ctx.gateway_id,
+  async endAfter(rule, t) {
+    const [end] = await q.query<{ ts: Date }>(
+      `SELECT ts FROM reading WHERE sensor_id = $1 AND ts > $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)}) ORDER BY ts LIMIT 1`,
+      [ctx.id, iso(t), rule.limit],
+    );
+    return end ? ms(end.ts) : null;
+  },
+});
+
+/**
+ * Ongoing data exceptions that belong to the other way of judging this carrier (its mode
+ * changed, or a sensor joined or left it): they end where this window begins, so that only
+ * one judgement holds. `carrierId` closes the carrier's own; `sensorId` the sensor's.
+ */
+export async function closeOngoing(q: Queryable, ctx: SensorCtx, of: { carrierId: number } | { sensorId: number }, at: number, out: EvalOutcome) {
+  const rows = await q.query<{ id: number; category: string; start_ts: Date }>(
+    'carrierId' in of
+      ? `UPDATE exception_record SET ongoing = false, end_ts = greatest($2, start_ts), duration_s = round(extract(epoch FROM greatest($2, start_ts) - start_ts))
+          WHERE carrier_id = $1 AND sensor_id IS NULL AND type = 'data' AND ongoing RETURNING id, category, start_ts`
+      : `UPDATE exception_record SET ongoing = false, end_ts = greatest($2, start_ts), duration_s = round(extract(epoch FROM greatest($2, start_ts) - start_ts))
+          WHERE sensor_id = $1 AND type = 'data' AND ongoing RETURNING id, category, start_ts`,
+    ['carrierId' in of ? of.carrierId : of.sensorId, iso(at)],
+  );
+  for (const r of rows)
+    out.events.push({ customerId: ctx.customer_id, exceptionId: r.id, carrierId: ctx.carrier_id, sensorId: 'carrierId' in of ? null : of.sensorId, category: r.category, ongoing: false });
 }
 
 /** The nearest reading with a value for the field before minTs or after maxTs. */
@@ -217,20 +268,16 @@ async function aggregateRun(q: Queryable, sensorId: number, rule: Rule, lo: numb
 }
 
 /** Writes the plan: close orphaned ongoing exceptions first (one ongoing per category), then each run in time order. */
-async function apply(q: Queryable, ctx: SensorCtx, rule: Rule, runs: Run[], rows: ExRow[], out: EvalOutcome, opened: { id: number; rule: Rule; run: Run }[]) {
+export async function apply(q: Queryable, ctx: SensorCtx, target: Target, rule: Rule, runs: Run[], rows: ExRow[], out: EvalOutcome, opened: Opened[]) {
   const existing: Existing[] = rows.map((r) => ({ id: r.id, start: ms(r.start_ts), last: ms(r.last_ts ?? r.start_ts), ongoing: r.ongoing }));
   const p = plan(runs, existing);
   const event = (id: number, ongoing: boolean) =>
-    out.events.push({ customerId: ctx.customer_id, exceptionId: id, carrierId: ctx.carrier_id, sensorId: ctx.id, category: rule.category, ongoing });
+    out.events.push({ customerId: ctx.customer_id, exceptionId: id, carrierId: ctx.carrier_id, sensorId: target.sensorId, category: rule.category, ongoing });
 
   for (const e of p.close) {
     // Its readings no longer count as out of range (the zone changed, or the alarm was off
     // while they came back in range): it ends at the first in-range reading after them.
-    const [end] = await q.query<{ ts: Date }>(
-      `SELECT ts FROM reading WHERE sensor_id = $1 AND ts > $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)}) ORDER BY ts LIMIT 1`,
-      [ctx.id, iso(e.last), rule.limit],
-    );
-    const endTs = end ? ms(end.ts) : e.last;
+    const endTs = (await target.endAfter(rule, e.last)) ?? e.last;
     await q.query('UPDATE exception_record SET ongoing = false, end_ts = $2, duration_s = $3 WHERE id = $1', [e.id, iso(endTs), Math.round((endTs - e.start) / 1000)]);
     event(e.id, false);
   }
@@ -255,7 +302,7 @@ async function apply(q: Queryable, ctx: SensorCtx, rule: Rule, runs: Run[], rows
         `INSERT INTO exception_record (customer_id, carrier_id, sensor_id, gateway_id, type, category, status, ongoing,
                                        start_ts, last_ts, end_ts, duration_s, first_value, peak_value, limit_min, limit_max)
          VALUES ($1, $2, $3, $4, 'data', $5, 0, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-        [ctx.customer_id, ctx.carrier_id, ctx.id, ctx.gateway_id, rule.category, ongoing, iso(run.start), iso(run.last),
+        [ctx.customer_id, ctx.carrier_id, target.sensorId, target.gatewayId, rule.category, ongoing, iso(run.start), iso(run.last),
           run.end === null ? null : iso(run.end), duration, run.first, run.peak, rule.limitMin, rule.limitMax],
       );
       event(ins.id, ongoing);
@@ -269,7 +316,7 @@ async function apply(q: Queryable, ctx: SensorCtx, rule: Rule, runs: Run[], rows
  * address, in the customer's language, written in the evaluation's transaction so an
  * exception never exists without its notices (and never gets them twice).
  */
-async function writeNotices(q: Queryable, ctx: SensorCtx, opened: { id: number; rule: Rule; run: Run }[]): Promise<number> {
+export async function writeNotices(q: Queryable, ctx: SensorCtx, devNo: string, opened: Opened[]): Promise<number> {
   if (!ctx.notify_email) return 0;
   const recipients = (
     await q.query<{ email: string }>(
@@ -284,7 +331,7 @@ async function writeNotices(q: Queryable, ctx: SensorCtx, opened: { id: number; 
   for (const { id, rule, run } of opened) {
     const mail = renderAlarm(
       {
-        customer: ctx.customer_name, carrier: ctx.carrier_name ?? '', devNo: ctx.dev_no, category: rule.category, field: rule.field,
+        customer: ctx.customer_name, carrier: ctx.carrier_name ?? '', devNo, category: rule.category, field: rule.field,
         first: run.first, peak: run.peak, limitMin: rule.limitMin, limitMax: rule.limitMax, start: run.start, end: run.end, tz: ctx.time_zone,
       },
       locale,

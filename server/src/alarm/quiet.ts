@@ -9,8 +9,13 @@ import type { Queryable } from '../platform/db/client.js';
  * Quiet means exactly what makes the full evaluation a no-op (segments.ts): the sensor is not
  * watched (no carrier, alarm off, customer cancelled), or, for each measured field with a zone,
  * no reading of the window and neither neighbour (the nearest reading before and after) is out
- * of range, and no data exception is ongoing or overlaps the window. Then there is no prefix or
- * suffix run, no run in the window and no existing exception in the span: nothing to write.
+ * of range, and no data exception of the sensor or of its carrier's value is ongoing or overlaps
+ * the window. Then there is no prefix or suffix run, no run in the window and no existing
+ * exception in the span: nothing to write. For a carrier judged on the aggregate of its sensors
+ * (alarm/carrier.ts) the same holds: max, min, average and balanced average of in-range values
+ * are in range (the zone is an interval), and a carrier value already out has an ongoing
+ * exception, which makes the window not quiet; an out-of-range reading of another sensor not
+ * yet evaluated is that sensor's window, whose evaluation sees this one's readings after it.
  * A window the ingest widened meanwhile has a new version and is not deleted (it stays queued).
  * Rows that an ingest batch holds are skipped, not waited for (SKIP LOCKED): the statement
  * never waits while holding rows a batch wants, so the two cannot deadlock.
@@ -27,7 +32,7 @@ const neighbourOut = (field: 'temp' | 'hum', side: 'before' | 'after') =>
 
 const DEQUEUE_QUIET = `
   WITH k AS (
-    SELECT a.sensor_id, a.version, a.min_ts, a.max_ts, c.temp_min, c.temp_max, c.hum_min, c.hum_max,
+    SELECT a.sensor_id, a.version, a.min_ts, a.max_ts, s.carrier_id, c.temp_min, c.temp_max, c.hum_min, c.hum_max,
            (c.id IS NOT NULL AND c.alarm_on AND cu.status = 1) AS watched
       FROM alarm_queue a
       JOIN sensor s ON s.id = a.sensor_id
@@ -41,6 +46,9 @@ const DEQUEUE_QUIET = `
      WHERE NOT k.watched OR (
            NOT EXISTS (SELECT 1 FROM exception_record e
                         WHERE e.sensor_id = k.sensor_id AND e.type = 'data'
+                          AND (e.ongoing OR (e.start_ts <= k.max_ts AND coalesce(e.last_ts, e.start_ts) >= k.min_ts)))
+       AND NOT EXISTS (SELECT 1 FROM exception_record e
+                        WHERE e.carrier_id = k.carrier_id AND e.sensor_id IS NULL AND e.type = 'data'
                           AND (e.ongoing OR (e.start_ts <= k.max_ts AND coalesce(e.last_ts, e.start_ts) >= k.min_ts)))
        AND NOT EXISTS (SELECT 1 FROM reading r
                         WHERE r.sensor_id = k.sensor_id AND r.ts >= k.min_ts AND r.ts <= k.max_ts AND (${outTemp('r')} OR ${outHum('r')}))

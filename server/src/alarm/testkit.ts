@@ -48,6 +48,16 @@ export async function site(
   return { customerId, sceneId: scene.id, carrierId: carrier.id, carrierName: opts.name, gatewayId: gw.id, sensorId: sensor.id, devNo };
 }
 
+/** Another sensor on the site's carrier and gateway (a carrier of several probes). */
+export async function addSensor(db: Db, s: Site): Promise<Site> {
+  const devNo = `T${randomBytes(4).toString('hex').toUpperCase()}`;
+  const [sensor] = await db.query<{ id: number }>(
+    `INSERT INTO sensor (customer_id, dev_no, type, gateway_id, carrier_id, status) VALUES ($1, $2, 'zigbee_th', $3, $4, 1) RETURNING id`,
+    [s.customerId, devNo, s.gatewayId, s.carrierId],
+  );
+  return { ...s, sensorId: sensor.id, devNo };
+}
+
 /** One reading: [ts ms, temp, hum?]. */
 export type R = [number, number | null, (number | null)?];
 
@@ -86,11 +96,14 @@ export interface ExOut {
   limitMax: number;
 }
 
-export async function exceptionsOf(db: Db, sensorId: number, category?: string): Promise<ExOut[]> {
+/** A sensor's data exceptions, or with `{ carrier }` the carrier value's own (sensor_id NULL). */
+export async function exceptionsOf(db: Db, sensorId: number | { carrier: number }, category?: string): Promise<ExOut[]> {
   const rows = await db.query(
     `SELECT id, category, status, ongoing, start_ts, end_ts, last_ts, duration_s, first_value, peak_value, limit_min, limit_max
-       FROM exception_record WHERE sensor_id = $1 AND ($2::text IS NULL OR category = $2) ORDER BY start_ts, id`,
-    [sensorId, category ?? null],
+       FROM exception_record
+      WHERE ${typeof sensorId === 'number' ? 'sensor_id = $1' : "carrier_id = $1 AND sensor_id IS NULL AND type = 'data'"}
+        AND ($2::text IS NULL OR category = $2) ORDER BY start_ts, id`,
+    [typeof sensorId === 'number' ? sensorId : sensorId.carrier, category ?? null],
   );
   return rows.map((r) => ({
     id: r.id,
