@@ -21,6 +21,7 @@ const RAW_SQL_ALLOWED = [
   'server/src/platform/cluster/**',
   'server/src/platform/seed/**',
   'server/src/modules/history/history.repository.ts',
+  'server/src/modules/history/carrierHistory.ts',
   'server/scripts/**',
   'bench/**',
   'tools/**',

@@ -76,6 +76,7 @@ export const gatewayRefs: RefsOf<typeof gatewayApi> = {
 
 export const historyRefs: RefsOf<typeof historyApi> = {
   history: { method: 'GET', path: '/service/share/history' },
+  carrier: { method: 'GET', path: '/service/share/history/carrier' },
 };
 
 export const liveRefs: RefsOf<typeof liveApi> = {

@@ -106,14 +106,17 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
-export const historyQuery = z
-  .object({
-    deviceNo: r.deviceNo,
-    start: z.coerce.number().int(),
-    end: z.coerce.number().int(),
-    maxPoints: z.coerce.number().int().min(10).max(10000).default(1000),
-  })
-  .refine((q) => q.start <= q.end, { error: 'errors.rule.startAfterEnd', path: ['start'] });
+/** A span of time to chart: start not after end, and how many points the chart can show. */
+const spanFields = {
+  start: z.coerce.number().int(),
+  end: z.coerce.number().int(),
+  maxPoints: z.coerce.number().int().min(10).max(10000).default(1000),
+};
+const startNotAfterEnd: [(q: { start: number; end: number }) => boolean, { error: string; path: string[] }] = [(q) => q.start <= q.end, { error: 'errors.rule.startAfterEnd', path: ['start'] }];
+
+export const historyQuery = z.object({ deviceNo: r.deviceNo, ...spanFields }).refine(...startNotAfterEnd);
+/** The carrier value's history (spec §3 sample modes): a carrier instead of a device. */
+export const carrierHistoryQuery = z.object({ carrierId: z.coerce.number().int().positive(), ...spanFields }).refine(...startNotAfterEnd);
 
 /*
  * Add and update bodies of the record modules. An update carries the record's id; an add of
@@ -134,7 +137,9 @@ export const contactUpdateBody = contactBody.safeExtend({ id: recordId });
 
 /** The longest history span one call may ask for: beyond it the caller pages through time. */
 export const HISTORY_MAX_SPAN_DAYS = 400;
-export const historyQueryCapped = historyQuery.refine((q) => q.end - q.start <= HISTORY_MAX_SPAN_DAYS * 86_400_000, {
-  error: 'errors.rule.historySpan',
-  path: ['end'],
-});
+const spanCapped: [(q: { start: number; end: number }) => boolean, { error: string; path: string[] }] = [
+  (q) => q.end - q.start <= HISTORY_MAX_SPAN_DAYS * 86_400_000,
+  { error: 'errors.rule.historySpan', path: ['end'] },
+];
+export const historyQueryCapped = historyQuery.refine(...spanCapped);
+export const carrierHistoryQueryCapped = carrierHistoryQuery.refine(...spanCapped);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { historyQueryCapped } from '../schemas.js';
+import { carrierHistoryQueryCapped, historyQueryCapped } from '../schemas.js';
+import { SAMPLE_MODES } from '../sample.js';
 import { SENSOR_TYPES } from '../enums.js';
 import { carrierZone } from './carrier.js';
 import { ms, route } from './route.js';
@@ -35,6 +36,25 @@ export const historyResult = z.object({
 });
 export type HistoryResult = z.infer<typeof historyResult>;
 
+/**
+ * A carrier's value over time (spec §3 sample modes: what the board shows and the alarms judge),
+ * from its running sensors: each point is the mode over each sensor's latest reading that is not
+ * stale then. Temperature and humidity only. Spans over a week come from the rollups: each
+ * bucket's point pair is the mode over the sensors' bucket minima and over their maxima.
+ */
+export const carrierHistoryResult = z.object({
+  carrierId: z.number().int(),
+  name: z.string(),
+  mode: z.enum(SAMPLE_MODES),
+  devNos: z.array(z.string()),
+  total: z.number().int(),
+  zone: carrierZone,
+  points: z.array(historyPoint),
+  downsampled: z.boolean(),
+  source: z.enum(['raw', '5m', '1h']),
+});
+export type CarrierHistoryResult = z.infer<typeof carrierHistoryResult>;
+
 export const historyApi = {
   history: route({
     method: 'GET',
@@ -43,6 +63,14 @@ export const historyApi = {
     summary: 'Readings of one device between two times, downsampled to maxPoints keeping every bucket\'s extremes',
     query: historyQueryCapped,
     result: historyResult,
+  }),
+  carrier: route({
+    method: 'GET',
+    path: '/service/share/history/carrier',
+    tag: 'history',
+    summary: "A carrier's value (its sample mode over its sensors) between two times, downsampled keeping every bucket's extremes",
+    query: carrierHistoryQueryCapped,
+    result: carrierHistoryResult,
   }),
 };
 

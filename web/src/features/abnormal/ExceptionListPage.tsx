@@ -69,7 +69,14 @@ export default function ExceptionListPage() {
       ),
     },
     { title: t('col.carrier'), dataIndex: 'carrierName', width: 160, ellipsis: true, render: (v: string | null) => v ?? '--' },
-    { title: t('col.device'), dataIndex: 'devNo', width: 110, render: (v: string | null) => <span style={{ fontFamily: 'ui-monospace, monospace' }}>{v ?? '--'}</span> },
+    {
+      title: t('col.device'),
+      dataIndex: 'devNo',
+      width: 110,
+      // A data exception without a sensor is the carrier's value (its sensors' max, min or average).
+      render: (v: string | null, r) =>
+        v ? <span style={{ fontFamily: 'ui-monospace, monospace' }}>{v}</span> : r.type === 'data' && r.carrierId ? <Tag>{t('carrierValue')}</Tag> : '--',
+    },
     {
       title: t('col.category'),
       dataIndex: 'category',
@@ -145,8 +152,17 @@ export default function ExceptionListPage() {
                 {t('action.handle')}
               </Button>
             )}
-            {r.devNo && (
-              <Button type="link" size="small" icon={<HistoryOutlined />} onClick={() => navigate(`/historyData?deviceNo=${encodeURIComponent(r.devNo!)}&start=${start}&end=${end}&exStart=${r.startTs}${r.endTs && !r.ongoing ? `&exEnd=${r.endTs}` : ''}`)}>
+            {(r.devNo || r.carrierId) && (
+              <Button
+                type="link"
+                size="small"
+                icon={<HistoryOutlined />}
+                onClick={() =>
+                  navigate(
+                    `/historyData?${r.devNo ? `deviceNo=${encodeURIComponent(r.devNo)}` : `carrierId=${r.carrierId}`}&start=${start}&end=${end}&exStart=${r.startTs}${r.endTs && !r.ongoing ? `&exEnd=${r.endTs}` : ''}`,
+                  )
+                }
+              >
                 {t('action.history')}
               </Button>
             )}

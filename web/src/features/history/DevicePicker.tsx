@@ -1,7 +1,8 @@
 /**
  * The history page's device picker: searches the caller's sensors by number (GET
  * /service/sensor/page) and shows each with its monitoring point; with a carrier given
- * (/historyData?carrierId=), its sensors come first.
+ * (/historyData?carrierId=), the carrier's own value (its sample mode over its sensors) comes
+ * first, then its sensors. Choosing the carrier value answers ''.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Select } from 'antd';
@@ -10,8 +11,10 @@ import { sensorApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 
 const SHOWN = 20;
+/** The option of the carrier's own value. */
+const CARRIER = '@carrier';
 
-export function DevicePicker({ value, carrierId, onChange }: { value: string; carrierId?: number; onChange: (devNo: string) => void }) {
+export function DevicePicker({ value, carrierId, carrierLabel, onChange }: { value: string; carrierId?: number; carrierLabel?: string; onChange: (devNo: string) => void }) {
   const { t } = useTranslation('history');
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
@@ -23,20 +26,15 @@ export function DevicePicker({ value, carrierId, onChange }: { value: string; ca
   const found = useCall(sensorApi.page, { query: { devNo: search || undefined, iDisplayStart: 0, iDisplayLength: SHOWN } });
   const ofCarrier = useCall(sensorApi.page, { query: { carrierId, iDisplayStart: 0, iDisplayLength: SHOWN } }, { enabled: !!carrierId });
 
-  // Opened from a monitoring point without a device: its first sensor is shown.
-  const first = ofCarrier.data?.rows[0]?.devNo;
-  useEffect(() => {
-    if (!value && first) onChange(first);
-  }, [value, first, onChange]);
-
   const options = useMemo(() => {
     const seen = new Set<string>();
     const rows = [...(ofCarrier.data?.rows ?? []), ...(found.data?.rows ?? [])].filter((r) => !seen.has(r.devNo) && seen.add(r.devNo));
     const list = rows.map((r) => ({ value: r.devNo, label: r.carrierName ? `${r.devNo} · ${r.carrierName}` : r.devNo }));
     // A number typed in the address that the search does not list (yet) stays selectable.
     if (value && !seen.has(value)) list.unshift({ value, label: value });
+    if (carrierId) list.unshift({ value: CARRIER, label: carrierLabel ?? t('carrierValueShort') });
     return list;
-  }, [found.data, ofCarrier.data, value]);
+  }, [found.data, ofCarrier.data, value, carrierId, carrierLabel, t]);
 
   return (
     <Select
@@ -44,10 +42,10 @@ export function DevicePicker({ value, carrierId, onChange }: { value: string; ca
       style={{ width: 280 }}
       aria-label={t('device')}
       placeholder={t('devicePlaceholder')}
-      value={value || undefined}
+      value={value || (carrierId ? CARRIER : undefined)}
       options={options}
       loading={found.isFetching}
-      onChange={(v: string | undefined) => onChange(v ?? '')}
+      onChange={(v: string | undefined) => onChange(!v || v === CARRIER ? '' : v)}
       allowClear
       notFoundContent={found.isFetching ? undefined : t('noMatch')}
     />

@@ -1,6 +1,8 @@
 /**
  * /historyData?deviceNo=…[&start=&end=] : one sensor's readings over a span — a line chart with
  * the zone drawn as a band, the span's min/max/average, and the points as a paged table.
+ * /historyData?carrierId=… without a device: the carrier's own value (its sample mode over its
+ * sensors, what the board shows and the alarms judge), the same way.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -10,7 +12,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { LineChartOutlined, ZoomInOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, historyApi, PAGE_SIZES, sensorMeasuresHumidity } from '@coldwatch/contract';
+import { DEFAULT_PAGE_SIZE, historyApi, PAGE_SIZES, sensorMeasuresHumidity, type SampleMode } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
@@ -41,6 +43,7 @@ const bucket = (w: number) => Math.max(200, Math.round(w / 200) * 200);
 
 export default function HistoryDataPage() {
   const { t } = useTranslation('history');
+  const { t: tc } = useTranslation('carrier');
   const { user } = useAuth();
   const timeZone = user?.timeZone ?? null;
   const [params, setParams] = useSearchParams();
@@ -73,11 +76,20 @@ export default function HistoryDataPage() {
   const [start, end] = range;
   const maxPoints = width ? maxPointsForWidth(bucket(width)) : 0;
 
-  const q = useCall(historyApi.history, { query: { deviceNo, start, end, maxPoints } }, { enabled: !!deviceNo && maxPoints > 0, placeholderData: keepPreviousData });
+  const ofSensor = useCall(historyApi.history, { query: { deviceNo, start, end, maxPoints } }, { enabled: !!deviceNo && maxPoints > 0, placeholderData: keepPreviousData });
+  const ofCarrier = useCall(
+    historyApi.carrier,
+    { query: { carrierId: carrierId ?? 0, start, end, maxPoints } },
+    { enabled: !deviceNo && !!carrierId && maxPoints > 0, placeholderData: keepPreviousData },
+  );
+  const carrierView = !deviceNo && !!carrierId;
+  const q = carrierView ? ofCarrier : ofSensor;
+  const modeName = (m: SampleMode) => tc(`sampleMode.${m}`);
+  const carrierTitle = ofCarrier.data ? `${ofCarrier.data.name} · ${t('carrierValue', { mode: modeName(ofCarrier.data.mode) })}` : undefined;
 
   const points = useMemo(() => q.data?.points ?? [], [q.data]);
   const zone = q.data?.zone ?? NO_ZONE;
-  const withHum = (q.data ? sensorMeasuresHumidity(q.data.type) : false) || hasHumidity(points);
+  const withHum = (ofSensor.data && !carrierView ? sensorMeasuresHumidity(ofSensor.data.type) : false) || hasHumidity(points);
   const tempStats = useMemo(() => seriesStats(points, 'temp'), [points]);
   const humStats = useMemo(() => seriesStats(points, 'hum'), [points]);
 
@@ -112,7 +124,7 @@ export default function HistoryDataPage() {
   const [zoomed, setZoomed] = useState<[number, number] | null>(null);
   const shift = (offsetMinutes(timeZone) ?? 0) * 60_000;
   const onZoom = useCallback((w: [number, number] | null) => setZoomed(w ? [Math.round(w[0] - shift), Math.round(w[1] - shift)] : null), [shift]);
-  useEffect(() => setZoomed(null), [start, end, deviceNo]);
+  useEffect(() => setZoomed(null), [start, end, deviceNo, carrierId]);
 
   const rows = useMemo(() => [...points].sort((a, b) => b.ts - a.ts), [points]);
   const columns: ColumnsType<HistoryPoint> = [
@@ -131,15 +143,20 @@ export default function HistoryDataPage() {
           },
         ]
       : []),
-    { title: t('col.volt'), dataIndex: 'volt', render: (v: number | null) => fmtValue(v, 2) },
-    { title: t('col.rssi'), dataIndex: 'rssi', render: (v: number | null) => fmtValue(v, 0) },
+    // A carrier's value has no battery or signal of its own.
+    ...(carrierView
+      ? []
+      : [
+          { title: t('col.volt'), dataIndex: 'volt', render: (v: number | null) => fmtValue(v, 2) },
+          { title: t('col.rssi'), dataIndex: 'rssi', render: (v: number | null) => fmtValue(v, 0) },
+        ]),
   ];
 
   return (
     <div className="cw-his-page">
       <div className="cw-his-toolbar">
         <Typography.Text>{t('device')}</Typography.Text>
-        <DevicePicker value={deviceNo} carrierId={carrierId} onChange={onDevice} />
+        <DevicePicker value={deviceNo} carrierId={carrierId} carrierLabel={ofCarrier.data ? t('carrierValueShort') + ` · ${modeName(ofCarrier.data.mode)}` : undefined} onChange={onDevice} />
         <Segmented<QuickRange | ''>
           value={quick ?? ''}
           onChange={(k) => k && pickQuick(k)}
@@ -161,7 +178,7 @@ export default function HistoryDataPage() {
         />
       </div>
 
-      {!deviceNo ? (
+      {!deviceNo && !carrierView ? (
         <Card>
           <Empty image={<LineChartOutlined style={{ fontSize: 48, color: '#bfbfbf' }} />} description={t('noDevice')} />
         </Card>
@@ -171,7 +188,12 @@ export default function HistoryDataPage() {
             size="small"
             title={
               <span>
-                <span className="cw-his-devno">{deviceNo}</span>
+                {carrierView ? <span>{carrierTitle}</span> : <span className="cw-his-devno">{deviceNo}</span>}
+                {carrierView && ofCarrier.data && ofCarrier.data.devNos.length > 0 && (
+                  <Typography.Text type="secondary" style={{ marginInlineStart: 8, fontWeight: 'normal' }}>
+                    {t('carrierSensors', { list: ofCarrier.data.devNos.join(', ') })}
+                  </Typography.Text>
+                )}
                 {q.data?.downsampled && (
                   <Tag color="processing" style={{ marginInlineStart: 8 }}>
                     {t('downsampledShort')}

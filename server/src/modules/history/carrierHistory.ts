@@ -1,0 +1,134 @@
+import { carrierSeries, carrierValue, type CarrierHistoryResult, type HistoryPoint, type SampleMode } from '@coldwatch/contract';
+import type { Db } from '../../platform/db/client.js';
+import { scoped } from '../../platform/db/scoped.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import { limitOf } from '../dm/records.js';
+import { ROLLUP_AFTER_MS } from './history.repository.js';
+
+// Hot path like history.repository.ts: the carrier is found in the caller's scope first, then
+// every reading query is by its sensors' ids.
+
+export interface CarrierHistoryArgs {
+  carrierId: number;
+  start: number;
+  end: number;
+  maxPoints: number;
+}
+
+type Field = 'temp' | 'hum';
+const FIELDS: Field[] = ['temp', 'hum'];
+const FIVE_MIN = 300_000;
+const HOUR = 3_600_000;
+const point = (ts: number, temp: number | null, hum: number | null): HistoryPoint => ({ ts, temp, hum, volt: null, rssi: null, lqi: null, gas: null, door: null });
+
+/**
+ * The carrier's value over [start, end] by its sample mode, as the board shows it and the alarms
+ * judge it (alarm/carrier.ts): a point whenever one of its running sensors reports. Longer than
+ * a week, from the rollups. More points than maxPoints: each time bucket keeps the points of its
+ * minimum and maximum of each measure, so no excursion disappears from the chart.
+ */
+export async function carrierHistory(db: Db, scope: Scope, a: CarrierHistoryArgs): Promise<CarrierHistoryResult | undefined> {
+  const carrier = await scoped(db, scope)
+    .selectFrom('carrier as c')
+    .select(['c.id', 'c.name', 'c.sample_mode', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
+    .where('c.id', '=', a.carrierId)
+    .where((eb) => limitOf(eb, scope, 'carrier', 'c'))
+    .executeTakeFirst();
+  if (!carrier) return undefined;
+  const sensors = await db.query<{ id: number; dev_no: string; sample_interval: number }>(
+    `SELECT id, dev_no, sample_interval FROM sensor WHERE carrier_id = $1 AND status <> 2 ORDER BY id`,
+    [carrier.id],
+  );
+  const mode = carrier.sample_mode as SampleMode;
+  const base = {
+    carrierId: carrier.id,
+    name: carrier.name,
+    mode,
+    devNos: sensors.map((s) => s.dev_no),
+    zone: { tempMin: carrier.tempMin, tempMax: carrier.tempMax, humMin: carrier.humMin, humMax: carrier.humMax },
+  };
+  if (!sensors.length) return { ...base, total: 0, points: [], downsampled: false, source: 'raw' };
+  const ids = sensors.map((s) => s.id);
+  const stale = sensors.map((s) => (3 * s.sample_interval + 60) * 1000);
+
+  if (a.end - a.start > ROLLUP_AFTER_MS) {
+    const span = a.end - a.start + 1;
+    const source = span / FIVE_MIN <= a.maxPoints / 2 ? '5m' : '1h';
+    const rows = await db.query<{ sensor_id: number; b: number; tmin: number | null; tmax: number | null; hmin: number | null; hmax: number | null }>(
+      `SELECT sensor_id, (extract(epoch from bucket) * 1000)::bigint AS b, temp_min AS tmin, temp_max AS tmax, hum_min AS hmin, hum_max AS hmax
+         FROM ${source === '5m' ? 'reading_5m' : 'reading_1h'} WHERE sensor_id = ANY($1::int[]) AND bucket >= $2 AND bucket <= $3 ORDER BY bucket`,
+      [ids, new Date(Math.floor(a.start / HOUR) * HOUR), new Date(a.end)],
+    );
+    // Per bucket: the mode over the sensors' minima, and over their maxima (half a bucket later).
+    const half = (source === '5m' ? FIVE_MIN : HOUR) / 2;
+    const byBucket = new Map<number, typeof rows>();
+    for (const r of rows) byBucket.set(Number(r.b), [...(byBucket.get(Number(r.b)) ?? []), r]);
+    const of = (rs: typeof rows, k: 'tmin' | 'tmax' | 'hmin' | 'hmax') => round2(carrierValue(mode, rs.map((r) => (r[k] === null ? null : { ts: 0, value: r[k]! }))));
+    const points = [...byBucket].flatMap(([b, rs]) => [point(b, of(rs, 'tmin'), of(rs, 'hmin')), point(b + half, of(rs, 'tmax'), of(rs, 'hmax'))]);
+    const kept = keepExtremes(points, a);
+    return { ...base, total: points.length, points: kept, downsampled: true, source };
+  }
+
+  // The sensors' readings in the span, and the one before it of each (the state the span starts from).
+  const series = await Promise.all(
+    FIELDS.map(async (f) => {
+      const rows = await db.query<{ sensor_id: number; ts: number; v: number }>(
+        `SELECT sensor_id, (extract(epoch from ts) * 1000)::bigint AS ts, ${f} AS v FROM reading
+          WHERE sensor_id = ANY($1::int[]) AND ts >= $2 AND ts <= $3 AND ${f} IS NOT NULL ORDER BY ts`,
+        [ids, new Date(a.start), new Date(a.end)],
+      );
+      const before = await db.query<{ id: number; ts: number; v: number }>(
+        `SELECT s.id, (extract(epoch from r.ts) * 1000)::bigint AS ts, r.v FROM unnest($1::int[]) AS s(id)
+           CROSS JOIN LATERAL (SELECT ts, ${f} AS v FROM reading WHERE sensor_id = s.id AND ts < $2 AND ${f} IS NOT NULL ORDER BY ts DESC LIMIT 1) r`,
+        [ids, new Date(a.start)],
+      );
+      return carrierSeries(
+        mode,
+        ids.map((id, i) => {
+          const b = before.find((x) => x.id === id);
+          return {
+            staleMs: stale[i],
+            samples: rows.filter((r) => r.sensor_id === id).map((r) => ({ ts: Number(r.ts), value: r.v })),
+            before: b ? { ts: Number(b.ts), value: b.v } : null,
+          };
+        }),
+        a.start,
+      );
+    }),
+  );
+  const merged = new Map<number, HistoryPoint>();
+  FIELDS.forEach((f, i) => {
+    for (const p of series[i]) {
+      const cur = merged.get(p.ts) ?? point(p.ts, null, null);
+      cur[f] = round2(p.value);
+      merged.set(p.ts, cur);
+    }
+  });
+  const points = [...merged.values()].sort((x, y) => x.ts - y.ts);
+  if (points.length <= a.maxPoints) return { ...base, total: points.length, points, downsampled: false, source: 'raw' };
+  return { ...base, total: points.length, points: keepExtremes(points, a), downsampled: true, source: 'raw' };
+}
+
+const round2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+
+/** Equal time buckets sized for maxPoints; each keeps its points of the minimum and maximum of each measure. */
+export function keepExtremes(points: HistoryPoint[], a: { start: number; end: number; maxPoints: number }): HistoryPoint[] {
+  if (points.length <= a.maxPoints) return points;
+  const buckets = Math.max(1, Math.floor(a.maxPoints / (2 * FIELDS.length)));
+  const width = Math.max(1, Math.ceil((a.end - a.start + 1) / buckets));
+  const keep = new Set<HistoryPoint>();
+  const best = new Map<string, HistoryPoint>();
+  for (const p of points) {
+    const b = Math.floor((p.ts - a.start) / width);
+    for (const f of FIELDS) {
+      const v = p[f];
+      if (v === null) continue;
+      const lo = `${b}:${f}:min`;
+      const hi = `${b}:${f}:max`;
+      if (!best.has(lo) || v < best.get(lo)![f]!) best.set(lo, p);
+      if (!best.has(hi) || v > best.get(hi)![f]!) best.set(hi, p);
+    }
+  }
+  for (const p of best.values()) keep.add(p);
+  return points.filter((p) => keep.has(p));
+}
