@@ -29,6 +29,8 @@ export * from './api/scheduled.js';
 export * from './api/live.js';
 export * from './api/wizard.js';
 export * from './api/unit.js';
+export * from './deviceTypes.js';
+export * from './api/type.js';
 export * from './reading.js';
 export * from './api/metrics.js';
 export * from './refs.gen.js';

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { Code, sensorMeasuresHumidity, type CarrierBody, type CarrierMode, type CarrierRow, type NoticeChannel, type SampleMode, type SensorType } from '@coldwatch/contract';
+import { checkOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -168,6 +169,7 @@ const columns = (b: CarrierBody) => ({
 });
 
 export async function add(q: Queryable, scope: Scope, b: CarrierBody) {
+  await checkOffered(q, { carrier: b.type });
   const k = scoped(q, scope);
   const customerId = await checkRefs(k, scope, b);
   await checkName(k, customerId, b.name);
@@ -208,7 +210,8 @@ export async function update(q: Queryable, scope: Scope, b: CarrierBody & { id: 
   const k = scoped(q, scope);
   const cur = await rowInScope(k, scope, 'carrier', b.id);
   // Locked: two edits at once must not both log the same switch change.
-  const before = await k.selectFrom('carrier').select('alarm_on').where('id', '=', b.id).forUpdate().executeTakeFirstOrThrow();
+  const before = await k.selectFrom('carrier').select(['alarm_on', 'type']).where('id', '=', b.id).forUpdate().executeTakeFirstOrThrow();
+  await checkOffered(q, { carrier: b.type }, before.type);
   await checkRefs(k, scope, b, cur.customer_id);
   await checkName(k, cur.customer_id, b.name, b.id);
   await mapUnique(() => k.updateTable('carrier').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Code, type GatewayBody } from '@coldwatch/contract';
+import { checkOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -100,6 +101,7 @@ async function checkCarrier(k: Kysely<DB>, scope: Scope, carrierId: number | nul
 export async function add(q: Queryable, scope: Scope, b: GatewayBody & { customerId?: number }) {
   const k = scoped(q, scope);
   const customerId = targetCustomer(scope, b.customerId);
+  await checkOffered(q, { gateway: b.type });
   await checkCarrier(k, scope, b.carrierId, customerId);
   await checkSn(q, b.sn);
   const secret = generateGatewaySecret();
@@ -120,12 +122,13 @@ export async function update(q: Queryable, scope: Scope, b: GatewayBody & { id: 
   const k = scoped(q, scope);
   const cur = await k
     .selectFrom('gateway as t')
-    .select(['t.sn', 't.customer_id'])
+    .select(['t.sn', 't.customer_id', 't.type'])
     .where('t.id', '=', b.id)
     .where((eb) => limitOf(eb, scope, 'gateway'))
     .forUpdate()
     .executeTakeFirst();
   if (!cur) throw notFound();
+  await checkOffered(q, { gateway: b.type }, cur.type);
   await checkCarrier(k, scope, b.carrierId, cur.customer_id);
   await checkSn(q, b.sn, b.id);
   await mapUnique(

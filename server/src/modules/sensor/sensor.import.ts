@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Code, deviceNo, gatewaySn, sampleIntervalSeconds, SENSOR_TYPES, translate, type Locale, type SensorType } from '@coldwatch/contract';
+import { disabledTypes, sensorTypeOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -62,6 +63,7 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
   }
   const numbers = rows.map((r) => cell(r.cells, 'devNo'));
   const taken = await takenOf(q, 'sensor', numbers.filter((n) => deviceNo.safeParse(n).success));
+  const off = await disabledTypes(q);
 
   const errors: Record<string, string> = {};
   let bad = 0;
@@ -84,6 +86,7 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
     else if (taken.has(devNo)) fail(row, 'devNo', 'errors.exists.number');
     seen.set(devNo, row);
     if (!(SENSOR_TYPES as readonly string[]).includes(type)) fail(row, 'type', type ? 'errors.rule.sensorType' : 'errors.rule.required');
+    else if (!sensorTypeOffered(off, type)) fail(row, 'type', 'errors.rule.typeDisabled');
     if (!gatewaySn.safeParse(sn).success) fail(row, 'gatewaySn', sn ? 'errors.rule.gatewaySn' : 'errors.rule.required');
     else if (!gateways.has(sn)) fail(row, 'gatewaySn', 'errors.import.gatewayUnknown');
     let carrierId: number | null = null;

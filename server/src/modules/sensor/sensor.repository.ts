@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { calibNoticeOk, Code, type SensorBody, type SensorType } from '@coldwatch/contract';
+import { checkOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -130,6 +131,7 @@ function checkNotice(b: SensorBody, current: number | null = null) {
 
 export async function add(q: Queryable, scope: Scope, b: SensorBody) {
   checkNotice(b);
+  await checkOffered(q, { sensor: b.type });
   const k = scoped(q, scope);
   const customerId = await checkRefs(k, scope, b);
   if (await isTaken(q, 'sensor', b.devNo)) throw numberExists();
@@ -145,13 +147,14 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
   const k = scoped(q, scope);
   const cur = await k
     .selectFrom('sensor as t')
-    .select(['t.dev_no', 't.customer_id', msOrNull('t.calib_notice').as('calibNotice')])
+    .select(['t.dev_no', 't.customer_id', 't.type', msOrNull('t.calib_notice').as('calibNotice')])
     .where('t.id', '=', b.id)
     .where((eb) => limitOf(eb, scope, 'sensor'))
     .forUpdate()
     .executeTakeFirst();
   if (!cur) throw notFound();
   checkNotice(b, cur.calibNotice);
+  await checkOffered(q, { sensor: b.type }, cur.type);
   await checkRefs(k, scope, b, cur.customer_id);
   if (await isTaken(q, 'sensor', b.devNo, b.id)) throw numberExists();
   await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {

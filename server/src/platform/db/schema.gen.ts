@@ -483,6 +483,14 @@ export interface SysLogTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface TypeSettingTable {
+  kind: string;
+  code: string;
+  enabled: Generated<boolean>;
+  remark: Generated<string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface UserRoleTable {
   user_id: number;
   role_id: number;
@@ -543,6 +551,7 @@ export interface DB {
   shortcut: ShortcutTable;
   stored_file: StoredFileTable;
   sys_log: SysLogTable;
+  type_setting: TypeSettingTable;
   user_role: UserRoleTable;
   user_scene: UserSceneTable;
   user_session: UserSessionTable;

@@ -1,0 +1,114 @@
+import { sql } from 'kysely';
+import {
+  CARRIER_TYPE_KIND,
+  CARRIER_TYPES,
+  DEVICE_TYPE_CATALOGUE,
+  deviceTypeDef,
+  GAS_CODES,
+  type CarrierTypeBody,
+  type CarrierTypeRow,
+  type DeviceKind,
+  type DeviceTypeBody,
+  type DeviceTypeRow,
+} from '@coldwatch/contract';
+import type { Queryable } from '../../platform/db/client.js';
+import { system } from '../../platform/db/kysely.js';
+import { scoped } from '../../platform/db/scoped.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import { notFound, paramError } from '../../platform/http/errors.js';
+
+/**
+ * The type catalogues (spec §3): the types are the contract's (deviceTypes.ts), the platform's
+ * decisions about them (offered or not, a note) are rows of `type_setting`, global like the
+ * catalogue itself. In-use counts are the caller's own devices and carriers (a platform user's
+ * scope is every customer).
+ */
+
+interface Setting {
+  kind: string;
+  code: string;
+  enabled: boolean;
+  remark: string;
+  updatedAt: number;
+}
+
+async function settings(q: Queryable): Promise<Map<string, Setting>> {
+  const rows = await system(q)
+    .selectFrom('type_setting')
+    .select(['kind', 'code', 'enabled', 'remark', sql<number>`(extract(epoch from updated_at) * 1000)::bigint`.as('updatedAt')])
+    .execute();
+  return new Map(rows.map((r) => [`${r.kind}:${r.code}`, { ...r, updatedAt: Number(r.updatedAt) }]));
+}
+
+/** How many of the caller's devices have each type: sensor rows by type (gas and magnet included), gateways by type. */
+async function deviceCounts(q: Queryable, scope: Scope): Promise<Map<string, number>> {
+  const k = scoped(q, scope);
+  const sensors = await k.selectFrom('sensor').select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute();
+  const gateways = await k.selectFrom('gateway').select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute();
+  const out = new Map<string, number>();
+  for (const s of sensors) out.set(s.type === 'magnet' ? 'magnet:magnet1' : s.type === 'gas' ? 'gas:*' : `sensor:${s.type}`, Number(s.n));
+  for (const g of gateways) out.set(`gateway:${g.type}`, Number(g.n));
+  return out;
+}
+
+export async function listDeviceTypes(q: Queryable, scope: Scope, kind?: DeviceKind): Promise<DeviceTypeRow[]> {
+  const [set, counts] = await Promise.all([settings(q), deviceCounts(q, scope)]);
+  return DEVICE_TYPE_CATALOGUE.filter((d) => !kind || d.kind === kind).map((d) => {
+    const s = set.get(`${d.kind}:${d.code}`);
+    // Gas detectors are one sensor type whatever their gas: the count is theirs, shown on the first code.
+    const inUse = d.kind === 'gas' ? (d.code === GAS_CODES[0] ? (counts.get('gas:*') ?? 0) : 0) : (counts.get(`${d.kind}:${d.code}`) ?? 0);
+    return { kind: d.kind, code: d.code, readings: [...d.readings], enabled: s?.enabled ?? true, remark: s?.remark ?? '', inUse, updatedAt: s?.updatedAt ?? null };
+  });
+}
+
+export async function listCarrierTypes(q: Queryable, scope: Scope): Promise<CarrierTypeRow[]> {
+  const set = await settings(q);
+  const counts = await scoped(q, scope).selectFrom('carrier').select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute();
+  return CARRIER_TYPES.map((c) => {
+    const s = set.get(`${CARRIER_TYPE_KIND}:${c.type}`);
+    return { type: c.type, key: c.key, enabled: s?.enabled ?? true, remark: s?.remark ?? '', inUse: Number(counts.find((r) => r.type === c.type)?.n ?? 0), updatedAt: s?.updatedAt ?? null };
+  });
+}
+
+async function save(q: Queryable, kind: string, code: string, enabled: boolean, remark: string) {
+  await system(q)
+    .insertInto('type_setting')
+    .values({ kind, code, enabled, remark })
+    .onConflict((oc) => oc.columns(['kind', 'code']).doUpdateSet({ enabled, remark, updated_at: sql`now()` }))
+    .execute();
+  return { kind, code };
+}
+
+export async function updateDeviceType(q: Queryable, b: DeviceTypeBody) {
+  if (!deviceTypeDef(b.kind, b.code)) throw notFound();
+  return save(q, b.kind, b.code, b.enabled, b.remark);
+}
+
+export const updateCarrierType = (q: Queryable, b: CarrierTypeBody) => save(q, CARRIER_TYPE_KIND, String(b.type), b.enabled, b.remark);
+
+/** The switched-off types, as `kind:code`. */
+export async function disabledTypes(q: Queryable): Promise<Set<string>> {
+  const rows = await system(q).selectFrom('type_setting').select(['kind', 'code']).where('enabled', '=', false).execute();
+  return new Set(rows.map((r) => `${r.kind}:${r.code}`));
+}
+
+/** Whether a sensor row's type is offered: a gas detector while any gas is, a door magnet while its type is. */
+export function sensorTypeOffered(off: Set<string>, type: string): boolean {
+  if (type === 'gas') return GAS_CODES.some((c) => !off.has(`gas:${c}`));
+  if (type === 'magnet') return !off.has('magnet:magnet1');
+  return !off.has(`sensor:${type}`);
+}
+
+const refused = (field: string) => paramError('errors.rule.typeDisabled', { [field]: 'errors.rule.typeDisabled' });
+
+/**
+ * A new device or carrier, or a changed type, must be one the catalogue offers; what exists
+ * keeps its type (`current`).
+ */
+export async function checkOffered(q: Queryable, what: { sensor?: string; gateway?: string; carrier?: number }, current?: string | number) {
+  const off = await disabledTypes(q);
+  if (!off.size) return;
+  if (what.sensor !== undefined && what.sensor !== current && !sensorTypeOffered(off, what.sensor)) throw refused('type');
+  if (what.gateway !== undefined && what.gateway !== current && off.has(`gateway:${what.gateway}`)) throw refused('type');
+  if (what.carrier !== undefined && what.carrier !== current && off.has(`${CARRIER_TYPE_KIND}:${what.carrier}`)) throw refused('type');
+}
