@@ -24,6 +24,7 @@ import { sceneOption, useSceneTree, withRoot, type SceneNode } from '../../ui';
 import { fieldErrors, rules, trimmed } from '../sys/formRules';
 import { zonePartner, zoneRules, type ZoneField } from './zoneRules';
 import { carrierStatusLabel, carrierTypeLabel } from './carrierLabels';
+import { useOffered } from '../type/useOffered';
 
 interface Values {
   name: string;
@@ -71,6 +72,7 @@ export function CarrierDialog({ target, defaultType, defaultSceneId, onClose, on
   const [form] = Form.useForm<Values>();
   const { saving, submit } = useDialogSubmit(form, t, (e) => fieldErrors(e, FIELDS));
   const isNew = target === 'new';
+  const offered = useOffered();
   const editingId = target && target !== 'new' ? target.id : undefined;
   const tree = useSceneTree();
   const root = useMemo(() => (tree.data ? withRoot(tree.data, t('common:tree.all')) : undefined), [tree.data, t]);
@@ -169,7 +171,7 @@ export function CarrierDialog({ target, defaultType, defaultSceneId, onClose, on
           </Col>
           <Col xs={24} sm={12}>
             <Form.Item name="type" label={t('form.type')} rules={[{ required: true, message: t('rule.required') }]}>
-              <Select options={CARRIER_TYPES.map((c) => ({ value: c.type, label: carrierTypeLabel(t, c.type) }))} />
+              <Select options={CARRIER_TYPES.filter((c) => offered.carrier(c.type, target && target !== 'new' ? target.type : undefined)).map((c) => ({ value: c.type, label: carrierTypeLabel(t, c.type) }))} />
             </Form.Item>
           </Col>
           <Col xs={24} sm={12}>

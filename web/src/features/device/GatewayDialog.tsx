@@ -7,6 +7,7 @@ import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { matches, rules, serverFieldErrors, trimmed } from '../sys/formRules';
 import { timeZoneOptions, useCarrierOptions } from './deviceOptions';
+import { useOffered } from '../type/useOffered';
 
 interface Values {
   sn: string;
@@ -24,6 +25,7 @@ const withCurrent = (options: { value: number; label: string }[], target: Gatewa
 const FIELDS = ['sn', 'name', 'nickname', 'type', 'carrierId', 'tz'];
 
 export function GatewayDialog({ target, onClose, onDone }: { target: GatewayRow | 'new' | null; onClose: () => void; onDone: (added?: { id: number; sn: string; secret: string }) => void }) {
+  const offered = useOffered();
   const { t } = useTranslation('device');
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -69,7 +71,7 @@ export function GatewayDialog({ target, onClose, onDone }: { target: GatewayRow 
           <Input maxLength={50} />
         </Form.Item>
         <Form.Item name="type" label={t('gateway.type')}>
-          <Select options={GATEWAY_TYPES.map((g) => ({ value: g, label: t(`gatewayType.${g}`) }))} />
+          <Select options={GATEWAY_TYPES.filter((g) => offered.gateway(g, target && target !== 'new' ? target.type : undefined)).map((g) => ({ value: g, label: t(`gatewayType.${g}`) }))} />
         </Form.Item>
         <Form.Item name="carrierId" label={t('gateway.carrier')} extra={t('gateway.carrierHelp')}>
           <Select allowClear showSearch={{ filterOption: false, onSearch: setSearch }} loading={carriers.loading} options={withCurrent(carriers.options, target)} />

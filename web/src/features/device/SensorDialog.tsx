@@ -10,6 +10,7 @@ import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { matches, rules, serverFieldErrors, trimmed, zodRule } from '../sys/formRules';
 import { timeZoneOptions, useCarrierOptions } from './deviceOptions';
 import { fromWall, toWall } from '../../lib/format';
+import { useOffered } from '../type/useOffered';
 
 interface Values {
   devNo: string;
@@ -32,6 +33,7 @@ export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 
   const [carrierSearch, setCarrierSearch] = useState('');
   const [gatewaySearch, setGatewaySearch] = useState('');
   const editing = target && target !== 'new' ? target : null;
+  const offered = useOffered();
   const carriers = useCarrierOptions(!!target, carrierSearch, editing?.customerId);
   const gateways = useCall(gatewayApi.page, { query: { iDisplayLength: 100, sn: gatewaySearch || undefined } }, { enabled: !!target });
   const gatewayOptions = useMemo(() => {
@@ -77,7 +79,7 @@ export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 
           <Input maxLength={30} disabled={!!editing} />
         </Form.Item>
         <Form.Item name="type" label={t('sensor.type')}>
-          <Select options={SENSOR_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) }))} />
+          <Select options={SENSOR_TYPES.filter((s) => offered.sensor(s, editing?.type)).map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) }))} />
         </Form.Item>
         <Form.Item name="gatewayId" label={t('sensor.gateway')} extra={t('sensor.gatewayHelp')} rules={[{ required: true, message: t('rule.required') }]}>
           <Select showSearch={{ filterOption: false, onSearch: setGatewaySearch }} loading={gateways.isFetching} options={gatewayOptions} />

@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import { App, Button, Descriptions, Grid, Input, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { PARAMS, paramApi, translate, type ParamKey } from '@coldwatch/contract';
 import { currentLang } from '../../app/i18n';
 import { useAuth } from '../../app/auth';
@@ -112,6 +113,32 @@ export default function ParamPage() {
           )}
         </Space>
       )}
+      <Catalogues />
     </PageCard>
+  );
+}
+
+/** The platform's catalogues live on pages without a menu entry (spec §2 hidden routes): reached from here. */
+function Catalogues() {
+  const { t } = useTranslation('param');
+  const { can } = useAuth();
+  const navigate = useNavigate();
+  const links = [
+    { path: '/sys/unitMeasurement', func: 'viewProbeUnit', key: 'shell:page.unitMeasurement' },
+    { path: '/sys/deviceType', func: 'viewType', key: 'shell:page.deviceType' },
+    { path: '/sys/carrierType', func: 'viewType', key: 'shell:page.carrierType' },
+  ].filter((l) => can(l.func));
+  if (!links.length) return null;
+  return (
+    <div style={{ marginTop: 24 }}>
+      <Space wrap>
+        <Typography.Text strong>{t('catalogues')}</Typography.Text>
+        {links.map((l) => (
+          <Button key={l.path} type="link" onClick={() => navigate(l.path)}>
+            {t(l.key)}
+          </Button>
+        ))}
+      </Space>
+    </div>
   );
 }

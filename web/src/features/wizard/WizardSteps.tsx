@@ -23,6 +23,7 @@ import { zonePartner, zoneRules } from '../carrier/zoneRules';
 import { carrierTypeLabel } from '../carrier/carrierLabels';
 import { updateBodyOf } from '../carrier/carrierBody';
 import type { WizardProgress } from './wizardState';
+import { useOffered } from '../type/useOffered';
 
 /** A step's save: busy while it runs, the §8 message as a toast when it fails. */
 function useStepSave() {
@@ -62,6 +63,7 @@ interface AccessValues {
 }
 
 export function AccessStep({ progress, onDone }: { progress: WizardProgress; onDone: (r: { gatewayId: number; gatewaySn: string; secret?: string; sensorIds: number[]; devNos: string[] }) => void }) {
+  const offered = useOffered();
   const { t } = useTranslation('wizard');
   const [form] = Form.useForm<AccessValues>();
   const { busy, run } = useStepSave();
@@ -136,7 +138,7 @@ export function AccessStep({ progress, onDone }: { progress: WizardProgress; onD
                 </Col>
                 <Col xs={18} sm={10}>
                   <Form.Item name={[f.name, 'type']} label={t('access.sensorType')} rules={[{ required: true, message: t('rule.required') }]}>
-                    <Select options={SENSOR_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) }))} />
+                    <Select options={SENSOR_TYPES.filter((s) => offered.sensor(s)).map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) }))} />
                   </Form.Item>
                 </Col>
                 <Col xs={6} sm={4}>
@@ -173,6 +175,7 @@ interface CarrierValues {
 }
 
 export function CarrierStep({ progress, zones, onBack, onDone }: { progress: WizardProgress; zones: boolean; onBack: () => void; onDone: (carrierId: number) => void }) {
+  const offered = useOffered();
   const { t } = useTranslation('wizard');
   const [form] = Form.useForm<CarrierValues>();
   const { busy, run } = useStepSave();
@@ -219,7 +222,7 @@ export function CarrierStep({ progress, zones, onBack, onDone }: { progress: Wiz
           </Col>
           <Col xs={24} sm={12}>
             <Form.Item name="type" label={t('carrier.type')}>
-              <Select options={CARRIER_TYPES.map((c) => ({ value: c.type, label: carrierTypeLabel(t, c.type) }))} />
+              <Select options={CARRIER_TYPES.filter((c) => offered.carrier(c.type)).map((c) => ({ value: c.type, label: carrierTypeLabel(t, c.type) }))} />
             </Form.Item>
           </Col>
           {hasScenes && (

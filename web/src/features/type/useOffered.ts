@@ -1,0 +1,25 @@
+import { useMemo } from 'react';
+import { GAS_CODES, typeApi } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
+
+/**
+ * Which types the catalogues offer for new devices and carriers (/sys/deviceType,
+ * /sys/carrierType): the pickers of the dialogs list these, plus the one a record already has
+ * (`keep`), which it may keep. Until the catalogues are loaded every type is offered (the server
+ * has the last word).
+ */
+export function useOffered() {
+  const devices = useCall(typeApi.devices, undefined, { staleTime: 60_000 });
+  const carriers = useCall(typeApi.carriers, undefined, { staleTime: 60_000 });
+  return useMemo(() => {
+    const off = new Set((devices.data ?? []).filter((d) => !d.enabled).map((d) => `${d.kind}:${d.code}`));
+    const carrierOff = new Set((carriers.data ?? []).filter((c) => !c.enabled).map((c) => c.type));
+    const sensor = (type: string) =>
+      type === 'gas' ? GAS_CODES.some((c) => !off.has(`gas:${c}`)) : type === 'magnet' ? !off.has('magnet:magnet1') : !off.has(`sensor:${type}`);
+    return {
+      sensor: (type: string, keep?: string) => type === keep || sensor(type),
+      gateway: (type: string, keep?: string) => type === keep || !off.has(`gateway:${type}`),
+      carrier: (type: number, keep?: number) => type === keep || !carrierOff.has(type),
+    };
+  }, [devices.data, carriers.data]);
+}
