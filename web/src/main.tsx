@@ -3,6 +3,9 @@ import { createRoot } from 'react-dom/client';
 import './app/i18n';
 import './app/global.css';
 import { App } from './app/App';
+import { preloadSignedIn } from './app/preload';
+
+preloadSignedIn(window.location.pathname);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -16,10 +16,10 @@ function pathOf(def: Callable<RouteDef>, params?: unknown) {
   return def.path.replace(/\{(\w+)\}|:(\w+)/g, (_, a: string | undefined, b: string | undefined) => encodeURIComponent(String((params as Record<string, unknown>)[(a ?? b)!])));
 }
 
-function send<D extends RouteDef>(def: Callable<D>, input: CallInput<D> | undefined) {
+function send<D extends RouteDef>(def: Callable<D>, input: CallInput<D> | undefined, quiet = false) {
   const i = (input ?? {}) as AnyInput;
   const body = def.body ? (i.body ?? {}) : def.method === 'POST' ? {} : undefined;
-  return request<Result<D>>(def.method, pathOf(def, i.params), i.query as Params | undefined, body);
+  return request<Result<D>>(def.method, pathOf(def, i.params), i.query as Params | undefined, body, quiet);
 }
 
 /** The input may be left out when the operation takes none (or only optional parts). */
@@ -27,6 +27,9 @@ type Args<D extends RouteDef> = {} extends CallInput<D> ? [input?: CallInput<D>]
 
 /** Calls an operation and answers its result. */
 export const call = <D extends RouteDef>(def: Callable<D>, ...[input]: Args<D>): Promise<Result<D>> => send(def, input).then((r) => r.result);
+
+/** The same, ahead of need (app/preload.ts): a failure is left to the page's own call to report. */
+export const callAhead = <D extends RouteDef>(def: Callable<D>, ...[input]: Args<D>): Promise<Result<D>> => send(def, input, true).then((r) => r.result);
 
 /** Calls an operation and answers its result with the server's message (for a success toast). */
 export const callSaying = <D extends RouteDef>(def: Callable<D>, ...[input]: Args<D>) => send(def, input);

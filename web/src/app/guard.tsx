@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Result, Spin } from 'antd';
@@ -8,6 +8,9 @@ import { applyStoredLanguage } from './i18n';
 import { ERROR_TOAST_SECONDS, errorMessage } from './errors';
 import { session, SESSION_KEYS } from './session';
 import { SCENE_TREE_KEY } from '../ui/sceneTreeKey';
+
+/** How old the boot's page info may be for the first navigation to use it. */
+const PRELOAD_FRESH_MS = 3_000;
 
 /**
  * The login guard of spec §4: on every navigation to a page that needs a session, page info
@@ -26,10 +29,13 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   /** Why the page info could not be loaded (shown under the title, since the toast lasts one second). */
   const [failed, setFailed] = useState<string | false>(false);
   const [attempt, setAttempt] = useState(0);
+  const firstNavigation = useRef(true);
 
   useEffect(() => {
     let live = true;
-    qc.fetchQuery<PageInfo>({ queryKey: PAGE_INFO_KEY, queryFn: fetchPageInfo, staleTime: 0 })
+    // The first navigation takes the page info the boot fetched a moment ago (app/preload.ts);
+    // every later one fetches it again.
+    qc.fetchQuery<PageInfo>({ queryKey: PAGE_INFO_KEY, queryFn: fetchPageInfo, staleTime: attempt === 0 && firstNavigation.current ? PRELOAD_FRESH_MS : 0 })
       .then(async (info) => {
         if (!live) return;
         if (!info.funcs?.length) {
@@ -51,6 +57,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
         // §8 reactions (toast, to login) are global (SessionReactions); here the reason and a retry.
         if (live) setFailed(errorMessage(e, t));
       });
+    firstNavigation.current = false;
     return () => {
       live = false;
     };

@@ -11,12 +11,11 @@ import { session, SESSION_KEYS } from './session';
 /**
  * Every catalogue under src/locales/<lang>/<namespace>.json is bundled; a new namespace
  * file is picked up without touching this code. The login route's own (common, login) are in
- * the first download; the rest arrive with the shell (`loadCatalogues`), so that the login
- * page stays light.
+ * the first download; the rest arrive with the shell (`loadCatalogues`, one chunk), so that
+ * the login page stays light.
  */
 type Catalogue = Record<string, unknown>;
 const firstFiles = import.meta.glob('../locales/*/{common,login}.json', { eager: true, import: 'default' }) as Record<string, Catalogue>;
-const laterFiles = import.meta.glob(['../locales/*/*.json', '!../locales/*/{common,login}.json'], { import: 'default' }) as Record<string, () => Promise<Catalogue>>;
 
 const place = (file: string) => /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
 
@@ -27,14 +26,14 @@ for (const [file, data] of Object.entries(firstFiles)) {
 }
 
 let later: Promise<void> | undefined;
-/** Adds every other namespace, in both languages (the switch may come at any time); once. */
+/** Adds every other namespace, in both languages (the switch may come at any time); once, from one chunk (catalogues.ts). */
 export function loadCatalogues(): Promise<void> {
-  later ??= Promise.all(
-    Object.entries(laterFiles).map(async ([file, load]) => {
+  later ??= import('./catalogues').then(({ default: files }) => {
+    for (const [file, data] of Object.entries(files)) {
       const m = place(file);
-      if (m) i18n.addResourceBundle(m[1], m[2], await load(), true, true);
-    }),
-  ).then(() => undefined);
+      if (m) i18n.addResourceBundle(m[1], m[2], data, true, true);
+    }
+  });
   return later;
 }
 

@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { dmRefs, type Callable, type RouteDef } from '@coldwatch/contract';
 
 /** Spec §9: a page chunk that does not arrive within 120 s fails (the shell offers a retry). */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -21,7 +22,11 @@ export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-const page = (loader: Loader): LazyExoticComponent<ComponentType> => lazy(() => withTimeout(loader(), CHUNK_TIMEOUT_MS));
+/** A lazily loaded page that can be asked to start downloading before it renders (preload.ts). */
+export type PageComponent = LazyExoticComponent<ComponentType> & { preload(): Promise<unknown> };
+
+// Both calls of the loader import the same module: the browser fetches the chunk once.
+const page = (loader: Loader): PageComponent => Object.assign(lazy(() => withTimeout(loader(), CHUNK_TIMEOUT_MS)), { preload: () => loader().catch(() => undefined) });
 
 /**
  * A page inside the shell: its route, tab title, the menu entry (code of pageInfo.menu) that
@@ -37,8 +42,19 @@ export interface PageDef {
   funcs?: string[];
   /** Only for the user whose id is 1 (spec §6: resource entry). */
   rootOnly?: boolean;
-  Component: LazyExoticComponent<ComponentType>;
+  Component: PageComponent;
+  /** The calls the page opens with (operation refs, exactly its first query's input): fetched ahead by preload.ts. */
+  prefetch?: readonly { def: Callable<RouteDef>; input: unknown }[];
 }
+
+/** The monitoring views open on every carrier of the caller's scope (useMonitorCarriers without a filter). */
+const MONITOR_LIST = [{ def: dmRefs.monitorList, input: { query: {} } }] as const;
+/**
+ * The device monitor paints its first screen first (useMonitorCarriers firstScreen: FIRST_SCREEN =
+ * 200); the whole list is asked for when the page mounts, so that building it on the server does
+ * not compete with the first screen for the CPU.
+ */
+const MONITOR_BOARD = [{ def: dmRefs.monitorList, input: { query: { first: 200 } } }] as const;
 
 const carrierPage = (type: number) => page(() => import('../features/carrier/CarrierListPage').then((m) => ({ default: m.carrierListOf(type) })));
 
@@ -60,6 +76,7 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.deviceMonitor',
     menuCode: 'deviceMonitor',
     funcs: ['viewMonitorPointRealTime'],
+    prefetch: MONITOR_BOARD,
     Component: page(() => import('../features/databoard/DeviceMonitorPage')),
   },
   {
@@ -67,6 +84,7 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.monitoringPoint',
     menuCode: 'monitoringPoint',
     funcs: ['viewMonitorPointRealTime'],
+    prefetch: MONITOR_LIST,
     Component: page(() => import('../features/databoard/MonitoringPointPage')),
   },
   {
@@ -74,6 +92,7 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.monitorMap',
     menuCode: 'Map',
     funcs: ['viewMonitorPointRealTime'],
+    prefetch: MONITOR_LIST,
     Component: page(() => import('../features/databoard/MonitorMapPage')),
   },
   {
@@ -81,6 +100,7 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.overview',
     menuCode: 'overview',
     funcs: ['viewMonitorPointRealTime'],
+    prefetch: MONITOR_LIST,
     Component: page(() => import('../features/databoard/OverviewPage')),
   },
   {

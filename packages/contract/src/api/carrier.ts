@@ -147,8 +147,15 @@ export const dmApi = {
     method: 'GET',
     path: '/service/dm/monitorList',
     tag: 'dm',
-    summary: 'Every carrier of a scene with its live sensors, for the device monitor board',
-    query: z.object({ customerId: id.optional(), sceneId: id.optional(), type: carrierType.optional(), name: z.string().trim().max(50).optional() }),
+    summary: 'Every carrier of a scene with its live sensors, for the device monitor board (with `first`, only the first carriers in board order: the first screen)',
+    query: z.object({
+      customerId: id.optional(),
+      sceneId: id.optional(),
+      type: carrierType.optional(),
+      name: z.string().trim().max(50).optional(),
+      /** Only the first n carriers (board order): the board paints its first screen from these while the whole list comes. */
+      first: z.coerce.number().int().min(1).max(1000).optional(),
+    }),
     result: z.array(monitorCarrier),
   }),
 };

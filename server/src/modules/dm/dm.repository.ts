@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { boardState, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
@@ -14,7 +14,9 @@ type Raw = Omit<LiveSensor, 'tempState' | 'humState' | 'inRange'>;
 /** Sensors with their latest values, of these carriers. */
 function liveSensors(k: Kysely<DB>, carrierIds: number[]): Promise<Raw[]> {
   if (!carrierIds.length) return Promise.resolve([]);
-  return sensorLiveSelect(k).where('x.carrier_id', 'in', carrierIds).orderBy('x.id').execute();
+  // One array parameter, not one parameter per carrier: a board of 10,000 carriers would bind
+  // and plan a statement of 10,000 parameters on every refresh.
+  return sensorLiveSelect(k).where(sql<boolean>`x.carrier_id = any(${carrierIds}::int[])`).orderBy('x.id').execute();
 }
 
 type Zone = Pick<CarrierRow, 'tempMin' | 'tempMax' | 'humMin' | 'humMax'>;
@@ -58,15 +60,16 @@ export async function carrierWithDevices(q: Queryable, scope: Scope, id: number)
   return { carrier: { ...carrier, state: boardState({ ...carrier, openExceptions: Number(n), sensors }) }, zone, sensors, gateways, openExceptions: Number(n) };
 }
 
-export async function monitorList(q: Queryable, scope: Scope, f: { customerId?: number; sceneId?: number; type?: number; name?: string }): Promise<MonitorCarrier[]> {
+export async function monitorList(q: Queryable, scope: Scope, f: { customerId?: number; sceneId?: number; type?: number; name?: string; first?: number }): Promise<MonitorCarrier[]> {
   const k = scoped(q, scope);
-  const carriers = await carrierSelect(k)
+  let query = carrierSelect(k)
     .select((eb) =>
       countOf(eb.selectFrom('exception_record as e').whereRef('e.carrier_id', '=', 'c.id').where('e.ongoing', '=', true)).as('openExceptions'),
     )
     .where(await carrierFilter(k, scope, f))
-    .orderBy('c.id')
-    .execute();
+    .orderBy('c.id');
+  if (f.first) query = query.limit(f.first);
+  const carriers = await query.execute();
   if (!carriers.length) return [];
   // One query for all sensors of the listed carriers, grouped in memory: no query per carrier.
   const byCarrier = new Map<number, Raw[]>();

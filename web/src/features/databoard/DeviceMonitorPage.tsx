@@ -31,7 +31,7 @@ export default function DeviceMonitorPage() {
   const [type, setType] = useState<number | undefined>();
   const [stateFilter, setStateFilter] = useState<StateFilter>('all');
   const [search, setSearch] = useState('');
-  const { carriers, list, streamState } = useMonitorCarriers({ sceneId: selection.sceneId, customerId: selection.customerId, type });
+  const { carriers, list, streamState, complete } = useMonitorCarriers({ sceneId: selection.sceneId, customerId: selection.customerId, type }, { firstScreen: true });
 
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
@@ -98,23 +98,23 @@ export default function DeviceMonitorPage() {
         <div className="cw-mon-toolbar cw-mon-summary">
           <span>
             {t('summary.carriers')}
-            <b>{summary.carriers}</b>
+            <b>{complete ? summary.carriers : '…'}</b>
           </span>
           <span>
             {t('summary.sensors')}
-            <b>{summary.sensors}</b>
+            <b>{complete ? summary.sensors : '…'}</b>
           </span>
           <span>
             {t('summary.online')}
-            <b style={{ color: '#389e0d' }}>{summary.online}</b>
+            <b style={{ color: '#389e0d' }}>{complete ? summary.online : '…'}</b>
           </span>
           <span>
             {t('summary.offline')}
-            <b style={{ color: '#8c8c8c' }}>{summary.offline}</b>
+            <b style={{ color: '#8c8c8c' }}>{complete ? summary.offline : '…'}</b>
           </span>
           <span>
             {t('summary.alarm')}
-            <b style={{ color: RANGE_COLORS.high }}>{summary.alarm}</b>
+            <b style={{ color: RANGE_COLORS.high }}>{complete ? summary.alarm : '…'}</b>
           </span>
           <span className="cw-mon-legend" style={{ marginInlineStart: 'auto' }}>
             <span style={{ ['--c' as any]: RANGE_COLORS.high }}>{t('range.high')}</span>
@@ -126,7 +126,7 @@ export default function DeviceMonitorPage() {
         </div>
         {list.isError && carriers.length === 0 ? (
           <Alert type="error" showIcon title={t('loadFailed')} action={<Button size="small" onClick={() => void list.refetch()}>{t('retry')}</Button>} />
-        ) : list.isPending ? (
+        ) : list.isPending && carriers.length === 0 ? (
           <div style={{ textAlign: 'center', padding: 48 }}>
             <Spin />
           </div>

@@ -20,7 +20,15 @@ export interface MonitorQuery {
   type?: number;
 }
 
-export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: boolean } = {}) {
+/** Carriers of the first screen the board asks for first (`firstScreen`): what a wide screen shows, and some. */
+export const FIRST_SCREEN = 200;
+
+/**
+ * `firstScreen`: also ask for the first carriers alone, which answer in a fraction of the whole
+ * list's time (10,000 carriers are 7 MB of JSON): the board paints them while the rest comes.
+ * `complete` says when the whole list is in (counts over all carriers wait for it).
+ */
+export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: boolean; firstScreen?: boolean } = {}) {
   const [carriers, setCarriers] = useState<MonitorCarrier[]>([]);
   const streamRef = useRef<StreamState>('connecting');
   const refetchRef = useRef<() => void>(() => {});
@@ -34,9 +42,17 @@ export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: b
     { query: { sceneId: query.sceneId, customerId: query.customerId, type: query.type } },
     {
       enabled: opts.enabled ?? true,
+      // Kept current by the stream: an answer a few seconds old (fetched ahead by preload.ts) is not read again on mount.
+      staleTime: 5_000,
       refetchInterval: () => (streamRef.current === 'connected' ? REFRESH_UP_S : REFRESH_DOWN_S) * 1000,
       refetchIntervalInBackground: false,
     },
+  );
+  // The same filters as the whole list (the board's preload asks for exactly this at boot, app/pages.tsx).
+  const first = useCall(
+    dmApi.monitorList,
+    { query: { sceneId: query.sceneId, customerId: query.customerId, type: query.type, first: FIRST_SCREEN } },
+    { enabled: (opts.enabled ?? true) && !!opts.firstScreen && list.data === undefined, staleTime: 5_000 },
   );
   refetchRef.current = () => void list.refetch();
   const streamState = useLiveStream(onEvents, { onOpen: () => void list.refetch() });
@@ -47,6 +63,12 @@ export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: b
     const fresh = list.data;
     setCarriers((cur) => mergeFresh(fresh, cur));
   }, [list.data]);
+  // The first screen only while the whole list has not come.
+  useEffect(() => {
+    const part = first.data;
+    if (part === undefined || list.data !== undefined) return;
+    setCarriers((cur) => (cur.length ? cur : mergeFresh(part, cur)));
+  }, [first.data, list.data]);
 
-  return { carriers, list, streamState };
+  return { carriers, list, streamState, complete: list.data !== undefined };
 }
