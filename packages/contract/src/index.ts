@@ -31,6 +31,7 @@ export * from './api/wizard.js';
 export * from './api/unit.js';
 export * from './deviceTypes.js';
 export * from './api/type.js';
+export * from './api/config.js';
 export * from './reading.js';
 export * from './api/metrics.js';
 export * from './refs.gen.js';

@@ -7,9 +7,11 @@ import { markSilentDevices } from '../ingest/presence.js';
 import { rollupAll } from '../ingest/rollup.js';
 import { JobRunner, type JobLog } from '../platform/jobs/runner.js';
 import { enforceRetention } from './retention.js';
+import { failOverdue } from './configTimeout.js';
+import { get as paramValue } from '../modules/param/param.repository.js';
 
 /** The console's periodic work, by name (docs/jobs.md). The names are what /sys/scheduled shows. */
-export const JOB = { presence: 'presence', rollup: 'rollup', retention: 'retention', noticeRetry: 'notice-retry' } as const;
+export const JOB = { presence: 'presence', rollup: 'rollup', retention: 'retention', noticeRetry: 'notice-retry', configTimeout: 'config-timeout' } as const;
 
 export interface JobOptions {
   /** The alarm whose notices the retry job sweeps; absent = no notice job (tests of other parts). */
@@ -36,6 +38,10 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
     run: async () => ({ buckets: await rollupAll(db) }),
   });
   runner.register(JOB.retention, { everyS: 3600, leaseMs: 30 * 60_000, run: () => enforceRetention(db) });
+  runner.register(JOB.configTimeout, {
+    everyS: 60,
+    run: async () => ({ failed: await failOverdue(db, Number(await paramValue(db, 'sensor_config_timeout_minutes'))) }),
+  });
   const alarm = opts.alarm;
   if (alarm) {
     runner.register(JOB.noticeRetry, {

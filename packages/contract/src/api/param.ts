@@ -26,6 +26,8 @@ export const PARAMS = {
    * Tile URL of /databoard/monitorMap (`{z}/{x}/{y}`, optional `{s}`); empty = no tiles, a plain
    * background (no tile server is reachable offline). A Chinese provider's tiles are in GCJ-02.
    */
+  /** Minutes a configuration command waits for its gateway's ack before it fails (spec §3 "sensor configuration timeout"). */
+  sensor_config_timeout_minutes: { default: '10', ...days(1, 1440, 'errors.param.configTimeout') },
   map_tile_url: { default: '', error: 'errors.param.tileUrl', valid: (v: string) => v === '' || isTileUrl(v) },
 } as const satisfies Record<string, { default: string; error: string; valid: (v: string) => boolean }>;
 

@@ -32,6 +32,7 @@ describe('parameters', () => {
       log_retention_days: '180',
       export_retention_days: '7',
       cache_retention_days: '1',
+      sensor_config_timeout_minutes: '10',
       map_tile_url: '',
       editable: true,
     });

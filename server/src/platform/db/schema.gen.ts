@@ -129,6 +129,8 @@ export interface DeviceCommandTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   issued_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  operator: Generated<string>;
+  order_type: Generated<string>;
 }
 
 export interface ExceptionRecordTable {

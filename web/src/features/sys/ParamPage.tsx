@@ -16,7 +16,7 @@ import { useAction, useCall } from '../../api/hooks';
 import { PageCard } from '../../ui';
 
 /** The day-count parameters, in the order the page shows them. */
-const DAYS = ['sensor_history_retention_days', 'log_retention_days', 'export_retention_days', 'cache_retention_days'] as const satisfies readonly ParamKey[];
+const DAYS = ['sensor_history_retention_days', 'log_retention_days', 'export_retention_days', 'cache_retention_days', 'sensor_config_timeout_minutes'] as const satisfies readonly ParamKey[];
 type Values = Record<ParamKey, string>;
 
 export default function ParamPage() {
@@ -78,7 +78,7 @@ export default function ParamPage() {
                       style={{ width: 140 }}
                       data-testid={`param-${k}`}
                     />
-                    <span style={{ whiteSpace: 'nowrap' }}>{t('unit')}</span>
+                    <span style={{ whiteSpace: 'nowrap' }}>{k.endsWith('_minutes') ? t('minutes') : t('unit')}</span>
                   </Space>
                   <Typography.Text type={valid(k) ? 'secondary' : 'danger'}>{valid(k) ? t(`days.${k}.hint`) : translate(PARAMS[k].error, currentLang())}</Typography.Text>
                 </Space>

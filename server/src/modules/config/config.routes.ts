@@ -1,0 +1,36 @@
+import { configApi } from '@coldwatch/contract';
+import type { Module } from '../index.js';
+import { mutate } from '../../platform/audit/audit.js';
+import { serve } from '../../platform/http/route.js';
+import { ingestOf } from '../../ingest/index.js';
+import * as repo from './config.repository.js';
+
+/**
+ * Parameter configuration of sensors (spec §3, §4, §5; device-protocol.md down/config):
+ * `POST /service/sensor/config` writes one command per device and publishes each to its gateway
+ * after the commit; a gateway on HTTP takes them from `GET /ingest/v1/{sn}/commands`. The
+ * config log (/OperateRecord) lists them; the job `config-timeout` fails those never answered.
+ */
+export const configRoutes: Module = (app, deps) => {
+  const { db } = deps;
+  serve(app, configApi.issue, { funcs: ['editSensor'] }, async (req) => {
+    const cmds = await mutate(db, req, { module: 'sensor', method: 'config', content: `configure sensors ${req.body.ids.join(',')} (${req.body.kind})`, params: req.body }, (q) =>
+      repo.issue(q, req.scope, req.body),
+    );
+    let published = 0;
+    for (const c of cmds) {
+      // Without an MQTT transport (or with the gateway away) it stays `prepare` for the gateway's next poll or session.
+      const sent = await ingestOf(deps)
+        .publishDown(c.sn, 'config', c.payload)
+        .catch(() => false);
+      if (!sent) continue;
+      await repo.markIssued(db, req.scope, c.id);
+      published++;
+    }
+    return { commands: cmds.length, published };
+  });
+  serve(app, configApi.log, { funcs: ['viewSensor'] }, async (req) => repo.configLog(db, req.scope, req.query));
+  serve(app, configApi.del, { funcs: ['editSensor'] }, async (req) =>
+    mutate(db, req, { module: 'sensor', method: 'configDel', content: `delete configuration commands ${req.query.ids.join(',')}`, params: req.query }, (q) => repo.remove(q, req.scope, req.query.ids)),
+  );
+};
