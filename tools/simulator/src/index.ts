@@ -16,6 +16,8 @@ export interface SimulationOptions {
   /** Broker the gateways connect to: mqtt://host:port. */
   url: string;
   gateways: SimGateway[];
+  /** How long a gateway takes to answer a configuration command; default 1.5 s. */
+  ackDelayMs?: number;
   /** Sampling and publishing interval; default 60 s. */
   intervalMs?: number;
   heartbeatMs?: number;
@@ -99,6 +101,22 @@ export function startSimulation(opts: SimulationOptions): Simulation {
     client.once('connect', () => {
       lastBeat = Date.now();
       void heartbeat();
+    });
+    // Configuration commands (device-protocol.md down/config): the gateway applies them to its
+    // sensor and answers on up/ack a moment later; a device it does not have is a failure.
+    client.on('connect', () => void client.subscribeAsync(`cc/${gw.sn}/down/#`, { qos: 1 }).catch(fail(gw.sn)));
+    client.on('message', (topic, payload) => {
+      if (topic !== `cc/${gw.sn}/down/config`) return;
+      let cmd: { cmdId?: unknown; dev?: unknown };
+      try {
+        cmd = JSON.parse(payload.toString());
+      } catch {
+        return;
+      }
+      if (typeof cmd.cmdId !== 'string') return;
+      const known = gw.sensors.some((s) => s.dev === cmd.dev);
+      const ack = known ? { cmdId: cmd.cmdId, result: 'ok' } : { cmdId: cmd.cmdId, result: 'fail', detail: `no sensor ${String(cmd.dev)} on this gateway` };
+      setTimeout(() => void up('ack', ack), opts.ackDelayMs ?? 1_500);
     });
     // Start on an interval boundary so every gateway samples at the same instants.
     let timer: NodeJS.Timeout | undefined;

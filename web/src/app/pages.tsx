@@ -192,6 +192,7 @@ export const PAGES: PageDef[] = [
   { path: '/device/gateway', titleKey: 'shell:page.gateway', menuCode: 'gateway', funcs: ['viewGateway'], Component: page(() => import('../features/device/GatewayPage')) },
   { path: '/SensorDetail', titleKey: 'shell:page.sensorDetail', funcs: ['viewSensor'], Component: page(() => import('../features/device/SensorDetailPage')) },
   { path: '/GateWayDetail', titleKey: 'shell:page.gatewayDetail', funcs: ['viewGateway'], Component: page(() => import('../features/device/GatewayDetailPage')) },
+  { path: '/OperateRecord', titleKey: 'shell:page.configLog', funcs: ['viewSensor'], Component: page(() => import('../features/device/ConfigLogPage')) },
   { path: '/personal/material', titleKey: 'shell:page.material', Component: page(() => import('../features/personal/MaterialPage')) },
 ];
 

@@ -5,9 +5,9 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { App, Button, Dropdown, Space, Typography } from 'antd';
+import { App, Button, Dropdown, Space, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { PlusOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { deviceUsage, SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
 import { idList } from '../../api/call';
@@ -18,6 +18,7 @@ import { fmtValue, formatInZone } from '../../lib/format';
 import { CalibrationTag, DeviceStatus, UsageTag } from './DeviceStatus';
 import { SensorDialog } from './SensorDialog';
 import { ImportDialog } from './ImportDialog';
+import { ConfigDialog } from './ConfigDialog';
 
 interface Filters {
   devNo?: string;
@@ -35,6 +36,10 @@ export default function SensorPage() {
   const [filters, setFilters] = useState<Filters>({});
   const [editing, setEditing] = useState<SensorRow | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
+  const [selected, setSelected] = useState<SensorRow[]>([]);
+  const [configuring, setConfiguring] = useState<SensorRow[] | null>(null);
+  // §5 batch configuration: one type and one customer.
+  const batchOk = selected.length > 0 && new Set(selected.map((r) => r.type)).size === 1 && new Set(selected.map((r) => r.customerId)).size === 1;
   const params = useMemo(() => ({ ...filters }), [filters]);
   const reload = () => table.current?.reload();
   const del = useAction(sensorApi.del, { success: t('msg.deleted'), onDone: reload });
@@ -93,12 +98,15 @@ export default function SensorPage() {
           menu={{
             items: [
               { key: 'history', label: t('action.history') },
-              ...(can('editSensor') ? [{ key: 'edit', label: t('action.edit') }, { key: 'status', label: r.status === 2 ? t('action.enable') : t('action.stop') }] : []),
+              ...(can('editSensor')
+                ? [{ key: 'edit', label: t('action.edit') }, { key: 'config', label: t('config.button') }, { key: 'status', label: r.status === 2 ? t('action.enable') : t('action.stop') }]
+                : []),
               ...(can('removeSensor') ? [{ key: 'delete', danger: true, label: t('action.delete') }] : []),
             ],
             onClick: ({ key }) => {
               if (key === 'history') history(r);
               if (key === 'edit') setEditing(r);
+              if (key === 'config') setConfiguring([r]);
               if (key === 'status') switchStatus(r.id, r.devNo, r.status !== 2);
               if (key === 'delete') remove(r);
             },
@@ -121,6 +129,17 @@ export default function SensorPage() {
         <div style={{ flex: 1, minWidth: 240 }}>
           <SearchBar fields={fields} onSearch={(v) => setFilters({ devNo: v.devNo as string, type: v.type as SensorType, status: v.status as number, bound: v.bound as Filters['bound'] })} />
         </div>
+        <Space>
+          <Button onClick={() => navigate('/OperateRecord')}>{t('config.log')}</Button>
+          {can('editSensor') && (
+            <Tooltip title={selected.length && !batchOk ? t('config.mixed') : undefined}>
+              <Button icon={<SettingOutlined />} disabled={!batchOk} onClick={() => setConfiguring(selected)}>
+                {t('config.button')}
+                {selected.length ? ` (${selected.length})` : ''}
+              </Button>
+            </Tooltip>
+          )}
+        </Space>
         {can('newSensor') && (
           <Space>
             <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
@@ -132,9 +151,17 @@ export default function SensorPage() {
           </Space>
         )}
       </div>
-      <PagedTable ref={table} route={sensorApi.page} params={params} size="small" rowKey="id" columns={columns} locale={{ emptyText: t('sensor.empty') }} scroll={{ x: 1650 }} />
+      <PagedTable
+        ref={table}
+        route={sensorApi.page}
+        params={params}
+        size="small"
+        rowKey="id"
+        rowSelection={can('editSensor') ? { selectedRowKeys: selected.map((r) => r.id), onChange: (_keys, rows) => setSelected(rows) } : undefined}
+        columns={columns} locale={{ emptyText: t('sensor.empty') }} scroll={{ x: 1650 }} />
       <SensorDialog target={editing} onClose={() => setEditing(null)} onDone={reload} />
       <ImportDialog open={importing} onClose={() => setImporting(false)} onDone={reload} />
+      <ConfigDialog sensors={configuring} onClose={() => setConfiguring(null)} onDone={() => setSelected([])} />
     </PageCard>
   );
 }
