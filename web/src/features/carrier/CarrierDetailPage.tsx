@@ -87,7 +87,8 @@ export default function CarrierDetailPage() {
         extra={
           <Space wrap>
             {devNo && (
-              <Button icon={<LineChartOutlined />} onClick={() => navigate(`/historyData?deviceNo=${encodeURIComponent(devNo)}`)}>
+              // The carrier's own value (its sample mode over its sensors); its sensors are in the picker there.
+              <Button icon={<LineChartOutlined />} onClick={() => navigate(`/historyData?carrierId=${c.id}`)}>
                 {t('action.history')}
               </Button>
             )}
