@@ -28,7 +28,7 @@ export const onApiError = (l: Listener) => {
   kept.forEach((e) => l(e));
   return () => listeners.delete(l);
 };
-const told = (e: ApiError) => (listeners.size ? listeners.forEach((l) => l(e)) : early.push(e));
+const told = (e: ApiError) => (listeners.size ? listeners.forEach((l) => l(e)) : early.length < 20 && early.push(e));
 
 function url(path: string, params?: Params) {
   const u = new URL(path, window.location.origin);
