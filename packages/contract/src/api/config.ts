@@ -129,7 +129,7 @@ export const configApi = {
     path: '/service/sensor/configLog',
     tag: 'config',
     summary: 'The configuration log (/OperateRecord), newest first',
-    query: pageQuery({ devNo: z.string().trim().max(30).optional(), status: z.enum(CONFIG_STATES).optional() }, ['createdAt']),
+    query: pageQuery({ devNo: z.string().trim().max(30).optional(), sensorId: id.optional(), status: z.enum(CONFIG_STATES).optional() }, ['createdAt']),
     result: pageOf(configLogRow),
   }),
   del: route({

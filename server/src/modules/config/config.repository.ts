@@ -72,7 +72,7 @@ export async function markIssued(q: Queryable, scope: Scope, id: number) {
     .execute();
 }
 
-export function configLog(q: Queryable, scope: Scope, f: PageInput & { devNo?: string; status?: ConfigState }) {
+export function configLog(q: Queryable, scope: Scope, f: PageInput & { devNo?: string; sensorId?: number; status?: ConfigState }) {
   const query = scoped(q, scope)
     .selectFrom('device_command as d')
     .innerJoin('gateway as g', 'g.id', 'd.gateway_id')
@@ -99,6 +99,7 @@ export function configLog(q: Queryable, scope: Scope, f: PageInput & { devNo?: s
     .where((eb) => {
       const and: Expression<SqlBool>[] = [limitOf(eb, scope, 'gateway', 'g')];
       if (f.devNo) and.push(eb('d.dev_no', 'ilike', contains(f.devNo)));
+      if (f.sensorId) and.push(eb('d.sensor_id', '=', f.sensorId));
       if (f.status) and.push(eb('d.status', '=', f.status));
       return eb.and(and);
     });

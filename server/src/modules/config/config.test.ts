@@ -76,5 +76,10 @@ describe('parameter configuration over MQTT (spec §3, §4, §5; device-protocol
     expect(log.rows[0]).toMatchObject({ status: 'fail', orderType: 'network', detail: 'no answer from the gateway within 10 min', content: { extPanId: '00124B0012345678' } });
     // Failed: the device may be configured again.
     expect((await upt(a.cookie, { ids: [a.sensorId], kind: 'network', network: { txPower: 10 } })).state.code).toBe(200000);
+    // One sensor's log (its detail page), exactly its own commands.
+    const own = await call(t, a.cookie, 'GET', `/service/sensor/configLog?iDisplayStart=0&iDisplayLength=50&sensorId=${a.sensorId}`);
+    expect(own.total).toBeGreaterThanOrEqual(2);
+    expect(own.rows.every((r: { devNo: string }) => r.devNo === a.devNo)).toBe(true);
+    expect((await call(t, a.cookie, 'GET', `/service/sensor/configLog?iDisplayStart=0&iDisplayLength=50&sensorId=${b.sensorId}`)).total).toBe(0);
   });
 });

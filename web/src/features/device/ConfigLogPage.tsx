@@ -19,9 +19,24 @@ const OPEN: ConfigState[] = ['prepare', 'issuing'];
 
 export default function ConfigLogPage() {
   const { t } = useTranslation('device');
+  const [filters, setFilters] = useState<{ devNo?: string; status?: ConfigState }>({});
+  const fields: SearchField[] = [
+    { name: 'devNo', type: 'input', label: t('sensor.devNo'), width: 140 },
+    { name: 'status', type: 'select', label: t('configLog.status'), width: 120, options: CONFIG_STATES.map((s) => ({ value: s, label: t(`configLog.state.${s}`) })) },
+  ];
+  return (
+    <PageCard title={t('configLog.title')}>
+      <SearchBar fields={fields} onSearch={(v) => setFilters({ devNo: v.devNo as string, status: v.status as ConfigState })} />
+      <ConfigLogTable filters={filters} />
+    </PageCard>
+  );
+}
+
+/** The log's table: the page's (filtered) or one sensor's on its detail page (`sensorId`). */
+export function ConfigLogTable({ filters }: { filters: { devNo?: string; sensorId?: number; status?: ConfigState } }) {
+  const { t } = useTranslation('device');
   const { can, user } = useAuth();
   const table = useRef<PagedTableRef>(null);
-  const [filters, setFilters] = useState<{ devNo?: string; status?: ConfigState }>({});
   const params = useMemo(() => ({ ...filters }), [filters]);
   const del = useAction(configApi.del, { onDone: () => table.current?.reload() });
 
@@ -79,14 +94,5 @@ export default function ConfigLogPage() {
         ]
       : []),
   ];
-  const fields: SearchField[] = [
-    { name: 'devNo', type: 'input', label: t('sensor.devNo'), width: 140 },
-    { name: 'status', type: 'select', label: t('configLog.status'), width: 120, options: CONFIG_STATES.map((s) => ({ value: s, label: t(`configLog.state.${s}`) })) },
-  ];
-  return (
-    <PageCard title={t('configLog.title')}>
-      <SearchBar fields={fields} onSearch={(v) => setFilters({ devNo: v.devNo as string, status: v.status as ConfigState })} />
-      <PagedTable ref={table} route={configApi.log} params={params} size="small" rowKey="id" columns={columns} locale={{ emptyText: t('configLog.empty') }} scroll={{ x: 1300 }} />
-    </PageCard>
-  );
+  return <PagedTable ref={table} route={configApi.log} params={params} size="small" rowKey="id" columns={columns} locale={{ emptyText: t('configLog.empty') }} scroll={{ x: 1300 }} />;
 }

@@ -3,8 +3,9 @@
  * carrier and gateway, and today's chart, with the way to its full history.
  */
 import { useNavigate, useSearchParams } from 'react-router';
+import { useMemo, useState } from 'react';
 import { Alert, Button, Card, Descriptions, Empty, Space, Spin, Typography } from 'antd';
-import { LineChartOutlined } from '@ant-design/icons';
+import { LineChartOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { sensorApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
@@ -13,15 +14,21 @@ import { PageCard } from '../../ui';
 import { fmtValue, formatInZone } from '../../lib/format';
 import { DayChart } from '../history/DayChart';
 import { CalibrationTag, DeviceStatus } from './DeviceStatus';
+import { ConfigDialog } from './ConfigDialog';
+import { ConfigLogTable } from './ConfigLogPage';
 
 export default function SensorDetailPage() {
   const { t } = useTranslation('device');
-  const { user } = useAuth();
+  const { user, can } = useAuth();
+  const [configuring, setConfiguring] = useState(false);
+  // A new configuration shows in the log below: the table is made anew after it.
+  const [logKey, setLogKey] = useState(0);
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = Number(params.get('id')) || 0;
   const tz = user?.timeZone ?? null;
   const q = useCall(sensorApi.detail, { query: { id } }, { enabled: id > 0, refetchInterval: 30_000 });
+  const logFilters = useMemo(() => ({ sensorId: id }), [id]);
   if (!id) return <PageCard><Empty description={t('noId')} /></PageCard>;
   if (q.isError) return <PageCard><Alert type="error" showIcon title={t('notFound')} /></PageCard>;
   if (!q.data) return <Spin style={{ display: 'block', padding: 80 }} />;
@@ -32,9 +39,16 @@ export default function SensorDetailPage() {
       <PageCard
         title={<Space>{t('sensor.detailTitle')}<Typography.Text code>{s.devNo}</Typography.Text></Space>}
         extra={
-          <Button icon={<LineChartOutlined />} onClick={() => navigate(`/historyData?deviceNo=${encodeURIComponent(s.devNo)}`)}>
-            {t('action.history')}
-          </Button>
+          <Space>
+            {can('editSensor') && (
+              <Button icon={<SettingOutlined />} onClick={() => setConfiguring(true)}>
+                {t('config.button')}
+              </Button>
+            )}
+            <Button icon={<LineChartOutlined />} onClick={() => navigate(`/historyData?deviceNo=${encodeURIComponent(s.devNo)}`)}>
+              {t('action.history')}
+            </Button>
+          </Space>
         }
       >
         <Descriptions
@@ -63,6 +77,10 @@ export default function SensorDetailPage() {
       <Card size="small" title={t('sensor.today')}>
         <DayChart deviceNo={s.devNo} timeZone={tz} />
       </Card>
+      <Card size="small" title={t('configLog.title')}>
+        <ConfigLogTable key={logKey} filters={logFilters} />
+      </Card>
+      <ConfigDialog sensors={configuring ? [s] : null} onClose={() => setConfiguring(false)} onDone={() => setLogKey((k) => k + 1)} />
     </Space>
   );
 }
