@@ -15,7 +15,7 @@ import type { AppDeps } from './deps.js';
 import { startIngest } from './ingest/index.js';
 import { startAlarm } from './alarm/index.js';
 import { startJobs } from './jobs/index.js';
-import { Cluster, ClusterRefusal } from './platform/cluster/cluster.js';
+import { Cluster } from './platform/cluster/cluster.js';
 import { defaultReplicaId, ingestClientId } from './platform/cluster/replica.js';
 
 /** What runs, in the order it stops: the simulator, HTTP (finishes requests in flight), jobs (finish the run in flight), ingest (drains its writer), alarm, the replicas' channel, database. */
@@ -204,7 +204,7 @@ async function main() {
 
 main().catch(async (err) => {
   console.error(`Coldwatch could not start: ${err instanceof Error ? err.message : String(err)}`);
-  if (err instanceof Error && !(err instanceof ClusterRefusal) && process.env.LOG_LEVEL === 'debug') console.error(err.stack);
+  if (err instanceof Error && process.env.LOG_LEVEL === 'debug') console.error(err.stack);
   await stopAll().catch(() => undefined);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import { carrierSeries, SAMPLE_MODE_MIN, type Sample, type SampleMode } from '@coldwatch/contract';
 import type { Queryable } from '../platform/db/client.js';
 import { isOut, rulesFor, segment, worse, type Field, type Point, type Prefix, type Rule, type Suffix } from './segments.js';
-import { apply, closeOngoing, iso, ms, writeNotices, type EvalOutcome, type ExRow, type Opened, type SensorCtx, type Target } from './evaluator.js';
+import { apply, closeOngoing, iso, ms, writeNotices, type EvalOutcome, type ExRow, type Opened, type SensorCtx, type Target } from './exceptions.js';
 
 /**
  * Alarms on a carrier's value (spec §3 sample modes): when a carrier takes the maximum, the
@@ -89,9 +89,15 @@ export async function evaluateCarrier(q: Queryable, ctx: SensorCtx, m: Members, 
   return true;
 }
 
-/** The carrier value of one field, computed from its sensors' readings on demand. */
+/**
+ * The carrier value of one field, computed from its sensors' readings on demand. Each span is
+ * read once per evaluation: the window's state before it is also the previous point, and both
+ * rules of the field (high, low) look at the same day before a back-filled window.
+ */
 class Series {
   private readonly ids: number[];
+  private readonly before = new Map<number, Promise<Map<number, Sample>>>();
+  private readonly spans = new Map<string, Promise<Point[]>>();
 
   constructor(
     private q: Queryable,
@@ -102,18 +108,31 @@ class Series {
   }
 
   /** Each sensor's latest reading of the field before t. */
-  private async latestBefore(t: number): Promise<Map<number, Sample>> {
-    const rows = await this.q.query<{ id: number; ts: Date; v: number }>(
-      `SELECT s.id, r.ts, r.v FROM unnest($1::int[]) AS s(id)
-         CROSS JOIN LATERAL (SELECT ts, ${this.field} AS v FROM reading
-                              WHERE sensor_id = s.id AND ts < $2 AND ${this.field} IS NOT NULL ORDER BY ts DESC LIMIT 1) r`,
-      [this.ids, iso(t)],
-    );
-    return new Map(rows.map((r) => [r.id, { ts: ms(r.ts), value: r.v }]));
+  private latestBefore(t: number): Promise<Map<number, Sample>> {
+    let hit = this.before.get(t);
+    if (!hit) {
+      hit = this.q
+        .query<{ id: number; ts: Date; v: number }>(
+          `SELECT s.id, r.ts, r.v FROM unnest($1::int[]) AS s(id)
+             CROSS JOIN LATERAL (SELECT ts, ${this.field} AS v FROM reading
+                                  WHERE sensor_id = s.id AND ts < $2 AND ${this.field} IS NOT NULL ORDER BY ts DESC LIMIT 1) r`,
+          [this.ids, iso(t)],
+        )
+        .then((rows) => new Map(rows.map((r) => [r.id, { ts: ms(r.ts), value: r.v }])));
+      this.before.set(t, hit);
+    }
+    return hit;
   }
 
   /** The carrier's points in [lo, hi]. */
-  async between(lo: number, hi: number): Promise<Point[]> {
+  between(lo: number, hi: number): Promise<Point[]> {
+    const key = `${lo}:${hi}`;
+    let hit = this.spans.get(key);
+    if (!hit) this.spans.set(key, (hit = this.read(lo, hi)));
+    return hit;
+  }
+
+  private async read(lo: number, hi: number): Promise<Point[]> {
     const rows = await this.q.query<{ sensor_id: number; ts: Date; v: number }>(
       `SELECT sensor_id, ts, ${this.field} AS v FROM reading
         WHERE sensor_id = ANY($1::int[]) AND ts >= $2 AND ts <= $3 AND ${this.field} IS NOT NULL ORDER BY ts`,

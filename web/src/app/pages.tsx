@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { dmRefs, type Callable, type RouteDef } from '@coldwatch/contract';
+import { FIRST_SCREEN } from '../features/databoard/firstScreen';
 
 /** Spec §9: a page chunk that does not arrive within 120 s fails (the shell offers a retry). */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -50,11 +51,11 @@ export interface PageDef {
 /** The monitoring views open on every carrier of the caller's scope (useMonitorCarriers without a filter). */
 const MONITOR_LIST = [{ def: dmRefs.monitorList, input: { query: {} } }] as const;
 /**
- * The device monitor paints its first screen first (useMonitorCarriers firstScreen: FIRST_SCREEN =
- * 200); the whole list is asked for when the page mounts, so that building it on the server does
- * not compete with the first screen for the CPU.
+ * The device monitor paints its first screen first (useMonitorCarriers firstScreen); the whole
+ * list is asked for when the page mounts, so that building it on the server does not compete
+ * with the first screen for the CPU.
  */
-const MONITOR_BOARD = [{ def: dmRefs.monitorList, input: { query: { first: 200 } } }] as const;
+const MONITOR_BOARD = [{ def: dmRefs.monitorList, input: { query: { first: FIRST_SCREEN } } }] as const;
 
 const carrierPage = (type: number) => page(() => import('../features/carrier/CarrierListPage').then((m) => ({ default: m.carrierListOf(type) })));
 

@@ -14,8 +14,8 @@ type Raw = Omit<LiveSensor, 'tempState' | 'humState' | 'inRange'>;
 /** Sensors with their latest values, of these carriers. */
 function liveSensors(k: Kysely<DB>, carrierIds: number[]): Promise<Raw[]> {
   if (!carrierIds.length) return Promise.resolve([]);
-  // One array parameter, not one parameter per carrier: a board of 10,000 carriers would bind
-  // and plan a statement of 10,000 parameters on every refresh.
+  // One array parameter, not one parameter per carrier: the protocol allows 65,535 parameters
+  // a statement, and a platform user's board may list more carriers than that.
   return sensorLiveSelect(k).where(sql<boolean>`x.carrier_id = any(${carrierIds}::int[])`).orderBy('x.id').execute();
 }
 

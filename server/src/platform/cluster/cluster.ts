@@ -37,6 +37,10 @@ export interface Membership {
 
 export class ClusterRefusal extends Error {}
 
+/** The other sessions of this database holding the membership lock (parameters $1 APP, $2 MEMBERSHIP). */
+const OTHER_MEMBERS = `l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2 AND l.granted AND l.pid <> pg_backend_pid()`;
+
 const idKey = (id: string) => createHash('sha1').update(id).digest().readInt32BE(0);
 
 /**
@@ -64,7 +68,7 @@ export class Cluster {
   private unhook: (() => void)[] = [];
   /** Other replicas holding the membership lock, as last counted. */
   peers = 0;
-  /** Events received from other replicas (tests and /readyz read it). */
+  /** Events received from other replicas (the tests read it). */
   received = 0;
 
   constructor(private opts: ClusterOptions) {}
@@ -148,9 +152,7 @@ export class Cluster {
   private async holders(): Promise<string[]> {
     const r = await this.client!.query<{ name: string }>(
       `SELECT DISTINCT coalesce(nullif(a.application_name, ''), 'pid ' || l.pid) AS name
-         FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-          AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2 AND l.granted AND l.pid <> pg_backend_pid()`,
+         FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE ${OTHER_MEMBERS}`,
       [APP, MEMBERSHIP],
     );
     return r.rows.map((x) => x.name.replace(/^coldwatch\//, ''));
@@ -159,12 +161,7 @@ export class Cluster {
   private async countPeers(): Promise<void> {
     if (!this.connected || !this.client) return;
     try {
-      const r = await this.client.query<{ n: number }>(
-        `SELECT count(DISTINCT pid)::int AS n FROM pg_locks
-          WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted AND pid <> pg_backend_pid()`,
-        [APP, MEMBERSHIP],
-      );
+      const r = await this.client.query<{ n: number }>(`SELECT count(DISTINCT l.pid)::int AS n FROM pg_locks l WHERE ${OTHER_MEMBERS}`, [APP, MEMBERSHIP]);
       this.peers = r.rows[0]?.n ?? 0;
     } catch {
       // The connection's own error handler reconnects.

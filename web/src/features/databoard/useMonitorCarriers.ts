@@ -9,6 +9,7 @@ import { dmApi, type LiveEvent } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useLiveStream, type StreamState } from './useLiveStream';
 import { applyEvents, mergeFresh, type MonitorCarrier } from './monitorState';
+import { FIRST_SCREEN } from './firstScreen';
 
 /** Fallback refresh: often while the stream is down, rarely while it is up (spec §3 "monitoring auto-refresh"). */
 export const REFRESH_DOWN_S = 30;
@@ -19,9 +20,6 @@ export interface MonitorQuery {
   customerId?: number;
   type?: number;
 }
-
-/** Carriers of the first screen the board asks for first (`firstScreen`): what a wide screen shows, and some. */
-export const FIRST_SCREEN = 200;
 
 /**
  * `firstScreen`: also ask for the first carriers alone, which answer in a fraction of the whole
