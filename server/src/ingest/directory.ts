@@ -15,7 +15,15 @@ export interface SensorInfo {
   carrierId: number | null;
   devNo: string;
   status: number;
+  /** The owner of a sensor that is lent out (docs/devices.md "Lending"); null when it is home. */
+  lentFrom: number | null;
 }
+
+/**
+ * Why a reading of another customer's sensor is refused: the sensor this gateway's customer lent
+ * out reports elsewhere now (`lent_device`), any other is simply not this customer's.
+ */
+export const foreignReason = (sensor: SensorInfo, gw: GatewayInfo) => (sensor.lentFrom === gw.customerId ? 'lent_device' : 'foreign_device');
 
 /** Unknown sns and numbers kept at most: a scanner trying random ids cannot grow the cache without bound. */
 const MAX_MISSES = 10_000;
@@ -81,7 +89,7 @@ export class Directory {
     if (missing.length) {
       const gen = this.generation;
       const rows = await this.db.query<SensorInfo>(
-        `SELECT id, customer_id AS "customerId", carrier_id AS "carrierId", dev_no AS "devNo", status FROM sensor WHERE dev_no = ANY($1::text[])`,
+        `SELECT id, customer_id AS "customerId", carrier_id AS "carrierId", dev_no AS "devNo", status, lent_from AS "lentFrom" FROM sensor WHERE dev_no = ANY($1::text[])`,
         [missing],
       );
       const found = new Map(rows.map((r) => [r.devNo, r]));

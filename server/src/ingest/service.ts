@@ -2,7 +2,7 @@ import { DEVICE_STATUS } from '@coldwatch/contract';
 import { pino } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { Directory, type GatewayInfo } from './directory.js';
+import { Directory, foreignReason, type GatewayInfo } from './directory.js';
 import { Partitions } from './partitions.js';
 import { ReadingWriter, type IngestResult, type WriterOptions } from './writer.js';
 import { parseAck, parseData, parseEvent, parseHeartbeat, type MessageKind, type Parsed } from './protocol.js';
@@ -113,7 +113,7 @@ export class IngestService {
         let sensorId: number | null = null;
         if (ev.dev) {
           const sensor = (await this.directory.sensorsFor([ev.dev])).get(ev.dev);
-          const reason = !sensor ? 'unknown_device' : sensor.customerId !== gw.customerId ? 'foreign_device' : null;
+          const reason = !sensor ? 'unknown_device' : sensor.customerId !== gw.customerId ? foreignReason(sensor, gw) : null;
           if (reason) return this.writer.submitReject(gw, { sn: gw.sn, dev: ev.dev, reason, detail: `event ${ev.type} ts=${ev.ts}` });
           sensorId = sensor!.id;
         }

@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../platform/db/client.js';
 import type { Bus, DeviceStatusEvent, LiveReading } from '../platform/events.js';
 import type { DeviceReading, RefusedReading } from './protocol.js';
 import { FUTURE_TOLERANCE_MS } from '@coldwatch/contract';
-import type { Directory, GatewayInfo, SensorInfo } from './directory.js';
+import { foreignReason, type Directory, type GatewayInfo, type SensorInfo } from './directory.js';
 import type { Partitions } from './partitions.js';
 import { reportFailure } from '../platform/db/outage.js';
 
@@ -119,7 +119,7 @@ export class ReadingWriter {
       const sensor = sensors.get(r.dev);
       let reason: string | null = null;
       if (!sensor) reason = 'unknown_device';
-      else if (sensor.customerId !== gw.customerId) reason = 'foreign_device';
+      else if (sensor.customerId !== gw.customerId) reason = foreignReason(sensor, gw);
       else if (sensor.status === DEVICE_STATUS.stopped) reason = 'stopped_device';
       else if (r.ts < oldest) reason = 'too_old';
       else if (r.ts > newest) reason = 'in_future';

@@ -48,6 +48,8 @@ export const sensorRow = liveSensor.omit({ tempState: true, humState: true, inRa
   carrierName: z.string().nullable(),
   gatewayName: z.string(),
   createdAt: ms,
+  /** Set while the sensor is borrowed from another customer: when the loan ends (docs/devices.md "Lending"). */
+  lentUntil: ms.nullable(),
 });
 export type SensorRow = z.infer<typeof sensorRow>;
 
@@ -116,6 +118,8 @@ export const sensorApi = {
         gatewayId: id.optional(),
         carrierId: id.optional(),
         bound: flag,
+        /** Only the sensors borrowed from other customers (true) or only the caller's own (false). */
+        borrowed: flag,
         customerId: id.optional(),
       },
       ['devNo', 'type', 'status', 'lastTs', 'createdAt'],

@@ -26,7 +26,7 @@ export function sameCustomer(ref: { customer_id: number }, customerId: number, w
 }
 
 /** A record that cannot be deleted while something depends on it (spec §8 "items that cannot be deleted"). */
-export const inUse = (what: 'scene' | 'gateway' | 'carrier' | 'unit') => new AppError(Code.FAILED, `errors.inUse.${what}`);
+export const inUse = (what: 'scene' | 'gateway' | 'carrier' | 'unit' | 'borrowed') => new AppError(Code.FAILED, `errors.inUse.${what}`);
 
 /**
  * Runs a write and maps a unique violation to its §8 answer; the database's constraint is the

@@ -30,7 +30,7 @@ const point = (ts: number, temp: number | null, hum: number | null): HistoryPoin
 export async function carrierHistory(db: Db, scope: Scope, a: CarrierHistoryArgs): Promise<CarrierHistoryResult | undefined> {
   const carrier = await scoped(db, scope)
     .selectFrom('carrier as c')
-    .select(['c.id', 'c.name', 'c.sample_mode', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
+    .select(['c.id', 'c.customer_id', 'c.name', 'c.sample_mode', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
     .where('c.id', '=', a.carrierId)
     .where((eb) => limitOf(eb, scope, 'carrier', 'c'))
     .executeTakeFirst();
@@ -56,8 +56,8 @@ export async function carrierHistory(db: Db, scope: Scope, a: CarrierHistoryArgs
     const source = span / FIVE_MIN <= a.maxPoints / 2 ? '5m' : '1h';
     const rows = await db.query<{ sensor_id: number; b: number; tmin: number | null; tmax: number | null; hmin: number | null; hmax: number | null }>(
       `SELECT sensor_id, (extract(epoch from bucket) * 1000)::bigint AS b, temp_min AS tmin, temp_max AS tmax, hum_min AS hmin, hum_max AS hmax
-         FROM ${source === '5m' ? 'reading_5m' : 'reading_1h'} WHERE sensor_id = ANY($1::int[]) AND bucket >= $2 AND bucket <= $3 ORDER BY bucket`,
-      [ids, new Date(Math.floor(a.start / HOUR) * HOUR), new Date(a.end)],
+         FROM ${source === '5m' ? 'reading_5m' : 'reading_1h'} WHERE sensor_id = ANY($1::int[]) AND bucket >= $2 AND bucket <= $3 AND customer_id = $4 ORDER BY bucket`,
+      [ids, new Date(Math.floor(a.start / HOUR) * HOUR), new Date(a.end), carrier.customer_id],
     );
     // Per bucket: the mode over the sensors' minima, and over their maxima (half a bucket later).
     const half = (source === '5m' ? FIVE_MIN : HOUR) / 2;
@@ -74,13 +74,13 @@ export async function carrierHistory(db: Db, scope: Scope, a: CarrierHistoryArgs
     FIELDS.map(async (f) => {
       const rows = await db.query<{ sensor_id: number; ts: number; v: number }>(
         `SELECT sensor_id, (extract(epoch from ts) * 1000)::bigint AS ts, ${f} AS v FROM reading
-          WHERE sensor_id = ANY($1::int[]) AND ts >= $2 AND ts <= $3 AND ${f} IS NOT NULL ORDER BY ts`,
-        [ids, new Date(a.start), new Date(a.end)],
+          WHERE sensor_id = ANY($1::int[]) AND ts >= $2 AND ts <= $3 AND customer_id = $4 AND ${f} IS NOT NULL ORDER BY ts`,
+        [ids, new Date(a.start), new Date(a.end), carrier.customer_id],
       );
       const before = await db.query<{ id: number; ts: number; v: number }>(
         `SELECT s.id, (extract(epoch from r.ts) * 1000)::bigint AS ts, r.v FROM unnest($1::int[]) AS s(id)
-           CROSS JOIN LATERAL (SELECT ts, ${f} AS v FROM reading WHERE sensor_id = s.id AND ts < $2 AND ${f} IS NOT NULL ORDER BY ts DESC LIMIT 1) r`,
-        [ids, new Date(a.start)],
+           CROSS JOIN LATERAL (SELECT ts, ${f} AS v FROM reading WHERE sensor_id = s.id AND ts < $2 AND customer_id = $3 AND ${f} IS NOT NULL ORDER BY ts DESC LIMIT 1) r`,
+        [ids, new Date(a.start), carrier.customer_id],
       );
       return carrierSeries(
         mode,

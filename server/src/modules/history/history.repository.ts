@@ -6,7 +6,9 @@ import { limitOf } from '../dm/records.js';
 import { msColumn } from '../../platform/db/query.js';
 
 // The reading queries below are the hot path, written as SQL (docs/data-layer.md): the sensor is
-// found in the caller's scope first, and every reading query is by that sensor's id.
+// found in the caller's scope first, and every reading query is by that sensor's id and its
+// customer: a sensor that was lent (docs/devices.md "Lending") has readings of two customers,
+// each of whom sees only its own.
 const r2 = (col: string, as: string) => `round(${col}::numeric, 2)::float8 AS "${as}"`;
 
 const POINT_COLS = `${msColumn('ts', 'ts')}, ${r2('temp', 'temp')}, ${r2('hum', 'hum')}, ${r2('volt', 'volt')}, rssi, lqi, ${r2('gas', 'gas')}, door`;
@@ -36,7 +38,7 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
   const sensor = await scoped(db, scope)
     .selectFrom('sensor as x')
     .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
-    .select(['x.id', 'x.type', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
+    .select(['x.id', 'x.type', 'x.customer_id as customerId', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
     .where('x.dev_no', '=', a.deviceNo)
     .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
     .executeTakeFirst()
@@ -44,13 +46,13 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
   if (!sensor) return undefined;
   const zone = { tempMin: sensor.tempMin, tempMax: sensor.tempMax, humMin: sensor.humMin, humMax: sensor.humMax };
   // Long spans read the rollups: counting and bucketing months of raw readings is what they exist to avoid.
-  if (a.end - a.start > ROLLUP_AFTER_MS && sensor.type !== 'magnet') return fromRollups(db, sensor.id, a, { deviceNo: a.deviceNo, type: sensor.type, zone });
-  const range = [sensor.id, new Date(a.start), new Date(a.end)];
-  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3', range);
+  if (a.end - a.start > ROLLUP_AFTER_MS && sensor.type !== 'magnet') return fromRollups(db, sensor, a, { deviceNo: a.deviceNo, type: sensor.type, zone });
+  const range = [sensor.id, new Date(a.start), new Date(a.end), sensor.customerId];
+  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 AND customer_id = $4', range);
   const base = { deviceNo: a.deviceNo, type: sensor.type, total: n, zone };
 
   if (n <= a.maxPoints) {
-    const points = await db.query<HistoryPoint>(`SELECT ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts`, range);
+    const points = await db.query<HistoryPoint>(`SELECT ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 AND customer_id = $4 ORDER BY ts`, range);
     return { ...base, points, downsampled: false, source: 'raw' as const };
   }
 
@@ -63,8 +65,8 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
   );
   const points = await db.query<HistoryPoint>(
     `WITH r AS MATERIALIZED (
-       SELECT ts, temp, hum, volt, rssi, lqi, gas, door, floor((extract(epoch from ts) * 1000 - $4) / $5)::int AS b
-         FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3)
+       SELECT ts, temp, hum, volt, rssi, lqi, gas, door, floor((extract(epoch from ts) * 1000 - $5) / $6)::int AS b
+         FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 AND customer_id = $4)
      SELECT ${POINT_COLS} FROM (${picks.join(' UNION ')}) p ORDER BY ts`,
     [...range, a.start, width],
   );
@@ -82,7 +84,7 @@ const HOUR = 3_600_000;
  * each), else the hourly one, grouped further into equal widths when even that is too many.
  * Each group gives its minima at its first reading's time and its maxima at its last's.
  */
-async function fromRollups(db: Db, sensorId: number, a: HistoryArgs, base: Omit<HistoryResult, 'points' | 'downsampled' | 'source' | 'total'>): Promise<HistoryResult> {
+async function fromRollups(db: Db, sensor: { id: number; customerId: number }, a: HistoryArgs, base: Omit<HistoryResult, 'points' | 'downsampled' | 'source' | 'total'>): Promise<HistoryResult> {
   const span = a.end - a.start + 1;
   const pairs = Math.max(1, Math.floor(a.maxPoints / 2));
   const source = span / FIVE_MIN <= pairs ? '5m' : '1h';
@@ -95,9 +97,9 @@ async function fromRollups(db: Db, sensorId: number, a: HistoryArgs, base: Omit<
             round(min(temp_min)::numeric, 2)::float8 AS tmin, round(max(temp_max)::numeric, 2)::float8 AS tmax,
             round(min(hum_min)::numeric, 2)::float8 AS hmin, round(max(hum_max)::numeric, 2)::float8 AS hmax,
             round(min(gas_min)::numeric, 2)::float8 AS gmin, round(max(gas_max)::numeric, 2)::float8 AS gmax
-       FROM ${table} WHERE sensor_id = $1 AND bucket >= $2 AND bucket <= $3
+       FROM ${table} WHERE sensor_id = $1 AND bucket >= $2 AND bucket <= $3 AND customer_id = $6
       GROUP BY floor((extract(epoch from bucket) * 1000 - $4) / $5) ORDER BY 1`,
-    [sensorId, new Date(from), new Date(a.end), from, width],
+    [sensor.id, new Date(from), new Date(a.end), from, width, sensor.customerId],
   );
   const point = (ts: number, temp: number | null, hum: number | null, gas: number | null): HistoryPoint => ({ ts, temp, hum, volt: null, rssi: null, lqi: null, gas, door: null });
   const points = groups.flatMap((g) =>

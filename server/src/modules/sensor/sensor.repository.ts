@@ -8,7 +8,7 @@ import { isTaken } from '../../platform/db/unique.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound, paramError } from '../../platform/http/errors.js';
-import { idsInScope, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
+import { idsInScope, inUse, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 
 /** Stored readings are `real`: round to the two decimals the devices send, so 4.52 is not 4.5199999. */
@@ -45,6 +45,7 @@ function sensorSelect(k: Kysely<DB>) {
     .select([
       sql<string | null>`to_char(x.calib_expiry, 'YYYY-MM-DD')`.as('calibExpiry'),
       msOrNull('x.calib_notice').as('calibNotice'),
+      msOrNull('x.lent_until').as('lentUntil'),
       'x.tz',
     ])
     .select(['x.description', 'x.sample_interval as sampleInterval', 'x.customer_id as customerId', 'cu.name as customerName', 'c.name as carrierName', 'g.name as gatewayName', msOf('x.created_at').as('createdAt')]);
@@ -57,6 +58,7 @@ export interface SensorFilter extends PageInput {
   gatewayId?: number;
   carrierId?: number;
   bound?: boolean;
+  borrowed?: boolean;
   customerId?: number;
 }
 
@@ -71,6 +73,7 @@ export function page(q: Queryable, scope: Scope, f: SensorFilter) {
     if (f.gatewayId) and.push(eb('x.gateway_id', '=', f.gatewayId));
     if (f.carrierId) and.push(eb('x.carrier_id', '=', f.carrierId));
     if (f.bound !== undefined) and.push(eb('x.carrier_id', f.bound ? 'is not' : 'is', null));
+    if (f.borrowed !== undefined) and.push(eb('x.lent_from', f.borrowed ? 'is not' : 'is', null));
     if (f.customerId) and.push(eb('x.customer_id', '=', f.customerId));
     return eb.and(and);
   });
@@ -147,12 +150,14 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
   const k = scoped(q, scope);
   const cur = await k
     .selectFrom('sensor as t')
-    .select(['t.dev_no', 't.customer_id', 't.type', msOrNull('t.calib_notice').as('calibNotice')])
+    .select(['t.dev_no', 't.customer_id', 't.type', 't.lent_from', msOrNull('t.calib_notice').as('calibNotice')])
     .where('t.id', '=', b.id)
     .where((eb) => limitOf(eb, scope, 'sensor'))
     .forUpdate()
     .executeTakeFirst();
   if (!cur) throw notFound();
+  // A borrowed sensor goes home as it came: the borrower binds it, but does not renumber or retype it.
+  if (cur.lent_from !== null && (b.devNo !== cur.dev_no || b.type !== cur.type)) throw paramError('errors.loan.borrowedFixed', { [b.devNo !== cur.dev_no ? 'devNo' : 'type']: 'errors.loan.borrowedFixed' });
   checkNotice(b, cur.calibNotice);
   await checkOffered(q, { sensor: b.type }, cur.type);
   await checkRefs(k, scope, b, cur.customer_id);
@@ -168,6 +173,7 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
 export async function remove(q: Queryable, scope: Scope, ids: number[]) {
   const k = scoped(q, scope);
   await idsInScope(k, scope, 'sensor', ids);
+  if (await k.selectFrom('sensor').select('id').where('id', 'in', ids).where('lent_from', 'is not', null).limit(1).executeTakeFirst()) throw inUse('borrowed');
   await k.deleteFrom('alarm_queue').where('sensor_id', 'in', ids).execute();
   const gone = await k.deleteFrom('sensor').where('id', 'in', ids).returning('dev_no').execute();
   return { deleted: gone.length, devNos: gone.map((s) => s.dev_no) };

@@ -133,6 +133,25 @@ export interface DeviceCommandTable {
   order_type: Generated<string>;
 }
 
+export interface DeviceLoanTable {
+  id: Generated<number>;
+  customer_id: number;
+  borrower_id: number;
+  sensor_id: number | null;
+  dev_no: string;
+  device_type: string;
+  borrower_name: string;
+  origin_gateway_id: number | null;
+  origin_carrier_id: number | null;
+  starts_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  ends_at: ColumnType<Date, Date | string, Date | string>;
+  ended_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  end_reason: string | null;
+  note: Generated<string>;
+  operator: Generated<string>;
+  ended_by: string | null;
+}
+
 export interface ExceptionRecordTable {
   id: Generated<number>;
   customer_id: number;
@@ -447,6 +466,9 @@ export interface SensorTable {
   calib_expiry: ColumnType<Date | null, Date | string | null, Date | string | null>;
   calib_notice: ColumnType<Date | null, Date | string | null, Date | string | null>;
   tz: Generated<string>;
+  lent_from: number | null;
+  lent_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  gas_code: string | null;
 }
 
 export interface SettingTable {
@@ -524,6 +546,7 @@ export interface DB {
   contact: ContactTable;
   customer: CustomerTable;
   device_command: DeviceCommandTable;
+  device_loan: DeviceLoanTable;
   exception_record: ExceptionRecordTable;
   gateway: GatewayTable;
   gateway_event: GatewayEventTable;
@@ -569,6 +592,7 @@ export const TENANT_COLUMN = {
   contact: 'customer_id',
   customer: 'id',
   device_command: 'customer_id',
+  device_loan: 'customer_id',
   exception_record: 'customer_id',
   gateway: 'customer_id',
   gateway_event: 'customer_id',
