@@ -184,6 +184,7 @@ export const PAGES: PageDef[] = [
     Component: page(() => import('../features/unit/UnitPage')),
   },
   { path: '/sys/deviceType', titleKey: 'shell:page.deviceType', menuCode: 'deviceType', funcs: ['viewType'], Component: page(() => import('../features/type/DeviceTypePage')) },
+  { path: '/sys/deviceTransfer', titleKey: 'shell:page.deviceTransfer', menuCode: 'deviceTransfer', funcs: ['viewBorrow'], Component: page(() => import('../features/loan/LoanPage')) },
   { path: '/sys/carrierType', titleKey: 'shell:page.carrierType', menuCode: 'carrierType', funcs: ['viewType'], Component: page(() => import('../features/type/CarrierTypePage')) },
   { path: '/arch/contacts', titleKey: 'shell:page.contacts', menuCode: 'contact', funcs: ['viewContact'], Component: page(() => import('../features/contact/ContactPage')) },
   { path: '/noti/alarmLog', titleKey: 'shell:page.alarmLog', menuCode: 'alarmLog', funcs: ['viewAlarmRecord'], Component: page(() => import('../features/alarmlog/AlarmLogPage')) },

@@ -69,7 +69,7 @@ export const gatewayApi = {
     tag: 'gateway',
     summary: 'Gateways of the caller\'s scope, paged',
     query: pageQuery(
-      { sn: z.string().trim().max(30).optional(), name: z.string().trim().max(50).optional(), status: deviceStatus.optional(), carrierId: id.optional() },
+      { sn: z.string().trim().max(30).optional(), name: z.string().trim().max(50).optional(), status: deviceStatus.optional(), carrierId: id.optional(), customerId: id.optional() },
       ['sn', 'name', 'status', 'lastSeenAt', 'createdAt'],
     ),
     result: pageOf(gatewayRow),

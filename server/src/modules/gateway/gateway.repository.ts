@@ -49,6 +49,7 @@ export interface GatewayFilter extends PageInput {
   name?: string;
   status?: number;
   carrierId?: number;
+  customerId?: number;
 }
 
 const SORTABLE = { sn: 't.sn', name: 't.name', status: 't.status', lastSeenAt: 't.last_seen_at', createdAt: 't.created_at' };
@@ -60,6 +61,7 @@ export function page(q: Queryable, scope: Scope, f: GatewayFilter) {
     if (f.name) and.push(eb.or([eb('t.name', 'ilike', contains(f.name)), eb('t.nickname', 'ilike', contains(f.name))]));
     if (f.status !== undefined) and.push(eb('t.status', '=', f.status));
     if (f.carrierId) and.push(eb('t.carrier_id', '=', f.carrierId));
+    if (f.customerId) and.push(eb('t.customer_id', '=', f.customerId));
     return eb.and(and);
   });
   return paged(query, f, { sortable: SORTABLE, by: 't.id' });

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { Code, CUSTOMER_STATUS, type LoanBody, type LoanState } from '@coldwatch/contract';
+import { Code, CUSTOMER_STATUS, DEVICE_STATUS, type LoanBody, type LoanState } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -113,9 +113,26 @@ export async function lend(q: Queryable, scope: Scope, b: LoanBody): Promise<{ l
 
 /**
  * What a sensor leaves behind when it changes hands: its ongoing exceptions end now (the next
- * holder judges it afresh), its queued alarm work and its place on a floor plan go.
+ * holder judges it afresh), its queued alarm work and its place on a floor plan go, and its
+ * latest values, which were taken for the customer it leaves (it is offline for the next
+ * holder until it reports through the new gateway; a stopped sensor stays stopped).
  */
 async function leave(k: Kysely<DB>, sensorIds: number[], from: number) {
+  await k
+    .updateTable('sensor')
+    .set({
+      status: sql`CASE WHEN status = ${DEVICE_STATUS.stopped} THEN status ELSE ${DEVICE_STATUS.offline} END`,
+      last_ts: null,
+      last_temp: null,
+      last_hum: null,
+      last_volt: null,
+      last_rssi: null,
+      last_lqi: null,
+      last_gas: null,
+      last_door: null,
+    })
+    .where('id', 'in', sensorIds)
+    .execute();
   await k
     .updateTable('exception_record')
     .set({ ongoing: false, end_ts: sql`greatest(now(), start_ts)`, duration_s: sql`round(extract(epoch FROM greatest(now(), start_ts) - start_ts))` })

@@ -55,6 +55,8 @@ describe('lending (spec §2 /sys/deviceTransfer, §3 Secondment)', () => {
     // The borrower: borrowed, with its end, under its gateway; the loan itself is the owner's record.
     const borrowed = await sensors(b.cookie, '&borrowed=true');
     expect(borrowed.rows).toEqual([expect.objectContaining({ id: a.sensorId, devNo: a.devNo, customerId: b.customerId, gatewayId: b.gatewayId, carrierId: null, lentUntil: expect.any(Number) })]);
+    // The owner's latest values are not the borrower's: offline and blank until it reports through the borrower's gateway.
+    expect(borrowed.rows[0]).toMatchObject({ status: 0, lastTs: null, temp: null, hum: null });
     expect((await call(t, b.cookie, 'GET', '/service/sensor/lentOut?iDisplayStart=0&iDisplayLength=10')).total).toBe(0);
     expect((await sensors(b.cookie, '&borrowed=false')).rows.map((s: { id: number }) => s.id)).toEqual([b.sensorId]);
     // The borrower binds it, but cannot renumber, retype or delete it; a second loan of it is refused.

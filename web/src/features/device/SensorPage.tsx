@@ -5,7 +5,7 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { App, Button, Dropdown, Space, Tooltip, Typography } from 'antd';
+import { App, Button, Dropdown, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,8 @@ import { CalibrationTag, DeviceStatus, UsageTag } from './DeviceStatus';
 import { SensorDialog } from './SensorDialog';
 import { ImportDialog } from './ImportDialog';
 import { ConfigDialog } from './ConfigDialog';
+import { LendDialog } from '../loan/LendDialog';
+import { LentOutDialog } from '../loan/LentOutDialog';
 
 interface Filters {
   devNo?: string;
@@ -38,6 +40,10 @@ export default function SensorPage() {
   const [importing, setImporting] = useState(false);
   const [selected, setSelected] = useState<SensorRow[]>([]);
   const [configuring, setConfiguring] = useState<SensorRow[] | null>(null);
+  const [lending, setLending] = useState<SensorRow[] | null>(null);
+  const [lentOut, setLentOut] = useState(false);
+  // Lending: one customer's sensors, none borrowed (docs/devices.md "Lending").
+  const lendOk = selected.length > 0 && new Set(selected.map((r) => r.customerId)).size === 1 && selected.every((r) => r.lentUntil === null);
   // §5 batch configuration: one type and one customer.
   const batchOk = selected.length > 0 && new Set(selected.map((r) => r.type)).size === 1 && new Set(selected.map((r) => r.customerId)).size === 1;
   const params = useMemo(() => ({ ...filters }), [filters]);
@@ -76,7 +82,23 @@ export default function SensorPage() {
         </Typography.Link>
       ),
     },
-    { title: t('sensor.usage'), key: 'usage', width: 110, render: (_, r) => <UsageTag usage={deviceUsage(r)} /> },
+    {
+      title: t('sensor.usage'),
+      key: 'usage',
+      width: 120,
+      render: (_, r) => (
+        <Space size={4} wrap>
+          <UsageTag usage={deviceUsage(r)} />
+          {r.lentUntil !== null && (
+            <Tooltip title={t('loan:borrowedUntil', { at: formatInZone(r.lentUntil, user?.timeZone, 'YYYY-MM-DD HH:mm') })}>
+              <Tag color="purple" style={{ marginInlineEnd: 0 }}>
+                {t('loan:borrowed')}
+              </Tag>
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
     { title: t('sensor.type'), dataIndex: 'type', width: 190, render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }) },
     { title: t('sensor.temp'), dataIndex: 'temp', width: 90, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} °C`) },
     { title: t('sensor.hum'), dataIndex: 'hum', width: 100, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} %RH`) },
@@ -131,6 +153,16 @@ export default function SensorPage() {
         </div>
         <Space>
           <Button onClick={() => navigate('/OperateRecord')}>{t('config.log')}</Button>
+          {/* The platform manages loans on their page; a customer sees what it has lent out. */}
+          {can('viewBorrow') ? <Button onClick={() => navigate('/sys/deviceTransfer')}>{t('loan:title')}</Button> : <Button onClick={() => setLentOut(true)}>{t('loan:lentOut')}</Button>}
+          {can('newBorrow') && (
+            <Tooltip title={selected.length && !lendOk ? t('loan:mixed') : undefined}>
+              <Button disabled={!lendOk} onClick={() => setLending(selected)}>
+                {t('loan:lend')}
+                {selected.length ? ` (${selected.length})` : ''}
+              </Button>
+            </Tooltip>
+          )}
           {can('editSensor') && (
             <Tooltip title={selected.length && !batchOk ? t('config.mixed') : undefined}>
               <Button icon={<SettingOutlined />} disabled={!batchOk} onClick={() => setConfiguring(selected)}>
@@ -157,11 +189,20 @@ export default function SensorPage() {
         params={params}
         size="small"
         rowKey="id"
-        rowSelection={can('editSensor') ? { selectedRowKeys: selected.map((r) => r.id), onChange: (_keys, rows) => setSelected(rows) } : undefined}
+        rowSelection={can('editSensor') || can('newBorrow') ? { selectedRowKeys: selected.map((r) => r.id), onChange: (_keys, rows) => setSelected(rows) } : undefined}
         columns={columns} locale={{ emptyText: t('sensor.empty') }} scroll={{ x: 1650 }} />
       <SensorDialog target={editing} onClose={() => setEditing(null)} onDone={reload} />
       <ImportDialog open={importing} onClose={() => setImporting(false)} onDone={reload} />
       <ConfigDialog sensors={configuring} onClose={() => setConfiguring(null)} onDone={() => setSelected([])} />
+      <LendDialog
+        sensors={lending}
+        onClose={() => setLending(null)}
+        onDone={() => {
+          setSelected([]);
+          reload();
+        }}
+      />
+      <LentOutDialog open={lentOut} onClose={() => setLentOut(false)} />
     </PageCard>
   );
 }
