@@ -13,7 +13,7 @@ import { useAction } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField } from '../../ui';
 import { LendDialog } from './LendDialog';
-import { LoanEnd, loanColumns } from './loanColumns';
+import { loanColumns } from './loanColumns';
 
 export default function LoanPage() {
   const { t } = useTranslation('loan');
@@ -41,13 +41,8 @@ export default function LoanPage() {
     });
 
   const columns: ColumnsType<LoanRow> = [
-    ...loanColumns(t, user?.timeZone),
-    ...(state === 'history'
-      ? [
-          { title: t('col.ended'), key: 'ended', width: 190, render: (_: unknown, r: LoanRow) => <LoanEnd row={r} tz={user?.timeZone} /> },
-          { title: t('col.endedBy'), dataIndex: 'endedBy', width: 110, render: (v: string | null) => v ?? t('system') },
-        ]
-      : can('editBorrow')
+    ...loanColumns(t, user?.timeZone, state === 'history'),
+    ...(state === 'current' && can('editBorrow')
         ? [
             {
               title: t('col.actions'),
@@ -104,7 +99,7 @@ export default function LoanPage() {
         rowSelection={state === 'current' && can('editBorrow') ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined}
         columns={columns}
         locale={{ emptyText: t(state === 'current' ? 'emptyCurrent' : 'emptyHistory') }}
-        scroll={{ x: 1300 }}
+        scroll={{ x: state === 'history' ? 1650 : 1300 }}
       />
       <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
         {t('footnote')}

@@ -26,7 +26,14 @@ export function LoanEnd({ row, tz }: { row: LoanRow; tz?: string }) {
   );
 }
 
-export function loanColumns(t: TFunction, tz?: string): ColumnsType<LoanRow> {
+/** `ended`: the history's columns (when and how each ended, by whom) come after the period. */
+export function loanColumns(t: TFunction, tz?: string, ended = false): ColumnsType<LoanRow> {
+  const end: ColumnsType<LoanRow> = ended
+    ? [
+        { title: t('col.ended'), key: 'ended', width: 220, render: (_, r) => <LoanEnd row={r} tz={tz} /> },
+        { title: t('col.endedBy'), dataIndex: 'endedBy', width: 130, render: (v: string | null) => v ?? t('system') },
+      ]
+    : [];
   return [
     { title: t('col.devNo'), dataIndex: 'devNo', width: 130, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
     { title: t('col.type'), dataIndex: 'deviceType', width: 170, render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }) },
@@ -43,6 +50,7 @@ export function loanColumns(t: TFunction, tz?: string): ColumnsType<LoanRow> {
         </span>
       ),
     },
+    ...end,
     { title: t('col.note'), dataIndex: 'note', width: 200, ellipsis: true, render: (v: string) => v || '--' },
     { title: t('col.operator'), dataIndex: 'operator', width: 100 },
   ];
