@@ -1,7 +1,8 @@
 import type { Db, Queryable } from '../platform/db/client.js';
 
 /*
- * Rollups of readings (docs/jobs.md "Rollups"): per sensor, 5-minute and hourly buckets with
+ * Rollups of readings (docs/jobs.md "Rollups"): per sensor and customer (a lent sensor reports
+ * for two, docs/devices.md "Lending"), 5-minute and hourly buckets with
  * min, max, sum and count of each measured value and the bucket's first and last reading time.
  * The writer marks the 5-minute buckets its readings fall in (rollup_pending, same
  * transaction); this pass takes a batch of them, recomputes each from the raw readings (so a
@@ -17,7 +18,7 @@ const METRICS = ['temp', 'hum', 'gas'] as const;
 const fromRaw = METRICS.map((m) => `min(r.${m}), max(r.${m}), sum(r.${m}), count(r.${m})`).join(', ');
 const fromFive = METRICS.map((m) => `min(f.${m}_min), max(f.${m}_max), sum(f.${m}_sum), sum(f.${m}_n)::int`).join(', ');
 const cols = METRICS.map((m) => `${m}_min, ${m}_max, ${m}_sum, ${m}_n`).join(', ');
-const update = ['customer_id', 'n', 'first_ts', 'last_ts', ...METRICS.flatMap((m) => [`${m}_min`, `${m}_max`, `${m}_sum`, `${m}_n`])]
+const update = ['n', 'first_ts', 'last_ts', ...METRICS.flatMap((m) => [`${m}_min`, `${m}_max`, `${m}_sum`, `${m}_n`])]
   .map((c) => `${c} = EXCLUDED.${c}`)
   .join(', ');
 
@@ -47,10 +48,9 @@ export async function rollupPass(db: Db, limit = 2000): Promise<number> {
       `INSERT INTO reading_5m (sensor_id, bucket, customer_id, n, first_ts, last_ts, ${cols})
        SELECT t.s, t.b, a.* FROM unnest($1::int[], $2::timestamptz[]) AS t(s, b)
        CROSS JOIN LATERAL (
-         SELECT min(r.customer_id), count(*) AS total, min(r.ts), max(r.ts), ${fromRaw}
-           FROM reading r WHERE r.sensor_id = t.s AND r.ts >= t.b AND r.ts < t.b + interval '5 minutes') a
-        WHERE a.total > 0
-       ON CONFLICT (sensor_id, bucket) DO UPDATE SET ${update}`,
+         SELECT r.customer_id, count(*) AS total, min(r.ts), max(r.ts), ${fromRaw}
+           FROM reading r WHERE r.sensor_id = t.s AND r.ts >= t.b AND r.ts < t.b + interval '5 minutes' GROUP BY r.customer_id) a
+       ON CONFLICT (sensor_id, bucket, customer_id) DO UPDATE SET ${update}`,
       [sensors, buckets],
     );
     const hours = new Map<string, [number, number]>();
@@ -66,10 +66,9 @@ export async function rollupPass(db: Db, limit = 2000): Promise<number> {
       `INSERT INTO reading_1h (sensor_id, bucket, customer_id, n, first_ts, last_ts, ${cols})
        SELECT t.s, t.b, a.* FROM unnest($1::int[], $2::timestamptz[]) AS t(s, b)
        CROSS JOIN LATERAL (
-         SELECT min(f.customer_id), sum(f.n)::int AS n, min(f.first_ts), max(f.last_ts), ${fromFive}
-           FROM reading_5m f WHERE f.sensor_id = t.s AND f.bucket >= t.b AND f.bucket < t.b + interval '1 hour') a
-        WHERE a.n IS NOT NULL
-       ON CONFLICT (sensor_id, bucket) DO UPDATE SET ${update}`,
+         SELECT f.customer_id, sum(f.n)::int AS n, min(f.first_ts), max(f.last_ts), ${fromFive}
+           FROM reading_5m f WHERE f.sensor_id = t.s AND f.bucket >= t.b AND f.bucket < t.b + interval '1 hour' GROUP BY f.customer_id) a
+       ON CONFLICT (sensor_id, bucket, customer_id) DO UPDATE SET ${update}`,
       [hSensors, hStarts],
     );
     return taken.length;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
 import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
 import { returnDueLoans } from '../../jobs/loanReturn.js';
+import { rollupAll } from '../../ingest/rollup.js';
 
 let t: TestCtx;
 let a: Records;
@@ -74,6 +75,11 @@ describe('lending (spec §2 /sys/deviceTransfer, §3 Secondment)', () => {
     // History: the borrower sees only what came while it held the sensor.
     const hb = await history(b.cookie);
     expect(hb.result.points.map((p: { temp: number }) => p.temp)).toEqual([7.5]);
+    // Beyond a week the rollups answer: a bucket holding both customers' readings is one row each.
+    await rollupAll(t.db);
+    const long = await req(b.cookie, 'GET', `/service/share/history?deviceNo=${a.devNo}&start=${Date.now() - 8 * DAY}&end=${Date.now() + 60_000}&maxPoints=100`);
+    expect(long.result.source).toBe('1h');
+    expect(new Set(long.result.points.map((p: { temp: number }) => p.temp))).toEqual(new Set([7.5]));
 
     // Revoke: the platform's, as lending.
     const loanId = out.rows[0].id;
