@@ -107,15 +107,15 @@ class Series {
     this.ids = m.sensors.map((s) => s.id);
   }
 
-  /** Each sensor's latest reading of the field before t. */
+  /** Each sensor's latest reading of the field before t (its current customer's: a lent sensor has two, docs/devices.md "Lending"). */
   private latestBefore(t: number): Promise<Map<number, Sample>> {
     let hit = this.before.get(t);
     if (!hit) {
       hit = this.q
         .query<{ id: number; ts: Date; v: number }>(
-          `SELECT s.id, r.ts, r.v FROM unnest($1::int[]) AS s(id)
+          `SELECT s.id, r.ts, r.v FROM unnest($1::int[]) AS s(id) JOIN sensor x ON x.id = s.id
              CROSS JOIN LATERAL (SELECT ts, ${this.field} AS v FROM reading
-                                  WHERE sensor_id = s.id AND ts < $2 AND ${this.field} IS NOT NULL ORDER BY ts DESC LIMIT 1) r`,
+                                  WHERE sensor_id = s.id AND customer_id = x.customer_id AND ts < $2 AND ${this.field} IS NOT NULL ORDER BY ts DESC LIMIT 1) r`,
           [this.ids, iso(t)],
         )
         .then((rows) => new Map(rows.map((r) => [r.id, { ts: ms(r.ts), value: r.v }])));
@@ -134,8 +134,8 @@ class Series {
 
   private async read(lo: number, hi: number): Promise<Point[]> {
     const rows = await this.q.query<{ sensor_id: number; ts: Date; v: number }>(
-      `SELECT sensor_id, ts, ${this.field} AS v FROM reading
-        WHERE sensor_id = ANY($1::int[]) AND ts >= $2 AND ts <= $3 AND ${this.field} IS NOT NULL ORDER BY ts`,
+      `SELECT r.sensor_id, r.ts, r.${this.field} AS v FROM reading r JOIN sensor x ON x.id = r.sensor_id AND x.customer_id = r.customer_id
+        WHERE r.sensor_id = ANY($1::int[]) AND r.ts >= $2 AND r.ts <= $3 AND r.${this.field} IS NOT NULL ORDER BY r.ts`,
       [this.ids, iso(lo), iso(hi)],
     );
     if (!rows.length) return [];

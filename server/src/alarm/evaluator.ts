@@ -13,6 +13,14 @@ export type { EvalOutcome } from './exceptions.js';
  * over the same readings finds its exceptions already in place (idempotent).
  */
 
+/**
+ * The sensor's readings and exceptions of its current customer only ($1 is the sensor): a lent
+ * sensor (docs/devices.md "Lending") has readings and exceptions of two customers, and one's
+ * excursion must never extend, merge with or take a value from the other's. One key lookup of
+ * the sensor per statement (an InitPlan), on rows the (sensor_id, ts) index already narrows.
+ */
+const OWN = 'sensor_id = $1 AND customer_id = (SELECT customer_id FROM sensor WHERE id = $1)';
+
 /** Advisory lock namespace: "one evaluator per sensor" across replicas, without locking alarm_queue rows the ingest writer upserts. */
 const LOCK_NS = 0x616c;
 
@@ -72,7 +80,7 @@ async function evaluateWindow(q: Queryable, ctx: SensorCtx, minTs: number, maxTs
   const rules = rulesFor(ctx);
   if (rules.length === 0) return;
   const rows = await q.query<{ ts: Date; temp: number | null; hum: number | null }>(
-    'SELECT ts, temp, hum FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts',
+    `SELECT ts, temp, hum FROM reading WHERE ${OWN} AND ts >= $2 AND ts <= $3 ORDER BY ts`,
     [ctx.id, iso(minTs), iso(maxTs)],
   );
   const opened: Opened[] = [];
@@ -92,7 +100,7 @@ async function evaluateWindow(q: Queryable, ctx: SensorCtx, minTs: number, maxTs
       const spanHi = suffix.kind === 'out' ? suffix.last : maxTs;
       const existing = await q.query<ExRow>(
         `SELECT id, start_ts, last_ts, end_ts, ongoing, first_value, peak_value FROM exception_record
-          WHERE sensor_id = $1 AND type = 'data' AND category = $2 AND start_ts <= $3
+          WHERE ${OWN} AND type = 'data' AND category = $2 AND start_ts <= $3
             AND (ongoing OR coalesce(last_ts, start_ts) >= $4)
           ORDER BY start_ts FOR UPDATE`,
         [ctx.id, rule.category, iso(spanHi), iso(spanLo)],
@@ -110,7 +118,7 @@ const sensorTarget = (q: Queryable, ctx: SensorCtx): Target => ({
   gatewayId: ctx.gateway_id,
   async endAfter(rule, t) {
     const [end] = await q.query<{ ts: Date }>(
-      `SELECT ts FROM reading WHERE sensor_id = $1 AND ts > $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)}) ORDER BY ts LIMIT 1`,
+      `SELECT ts FROM reading WHERE ${OWN} AND ts > $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)}) ORDER BY ts LIMIT 1`,
       [ctx.id, iso(t), rule.limit],
     );
     return end ? ms(end.ts) : null;
@@ -121,7 +129,7 @@ const sensorTarget = (q: Queryable, ctx: SensorCtx): Target => ({
 /** The nearest reading with a value for the field before minTs or after maxTs. */
 async function neighbour(q: Queryable, sensorId: number, field: Field, t: number, side: 'before' | 'after'): Promise<Point | null> {
   const [r] = await q.query<{ ts: Date; v: number }>(
-    `SELECT ts, ${field} AS v FROM reading WHERE sensor_id = $1 AND ts ${side === 'before' ? '<' : '>'} $2 AND ${field} IS NOT NULL
+    `SELECT ts, ${field} AS v FROM reading WHERE ${OWN} AND ts ${side === 'before' ? '<' : '>'} $2 AND ${field} IS NOT NULL
       ORDER BY ts ${side === 'before' ? 'DESC' : 'ASC'} LIMIT 1`,
     [sensorId, iso(t)],
   );
@@ -138,14 +146,14 @@ async function loadPrefix(q: Queryable, sensorId: number, rule: Rule, p: Point |
   if (!p || !isOut(rule, p.v)) return null;
   const [e] = await q.query<{ start_ts: Date; first_value: number | null; peak_value: number | null }>(
     `SELECT start_ts, first_value, peak_value FROM exception_record
-      WHERE sensor_id = $1 AND type = 'data' AND category = $2 AND last_ts = $3 ORDER BY start_ts DESC LIMIT 1`,
+      WHERE ${OWN} AND type = 'data' AND category = $2 AND last_ts = $3 ORDER BY start_ts DESC LIMIT 1`,
     [sensorId, rule.category, iso(p.ts)],
   );
   if (e && e.first_value !== null && e.peak_value !== null) {
     return { start: ms(e.start_ts), first: e.first_value, peak: worse(rule, e.peak_value, p.v), last: p.ts };
   }
   const [lo] = await q.query<{ ts: Date }>(
-    `SELECT ts FROM reading WHERE sensor_id = $1 AND ts < $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)})
+    `SELECT ts FROM reading WHERE ${OWN} AND ts < $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)})
       ORDER BY ts DESC LIMIT 1`,
     [sensorId, iso(minTs), rule.limit],
   );
@@ -162,21 +170,21 @@ async function loadSuffix(q: Queryable, sensorId: number, rule: Rule, n: Point |
   if (!isOut(rule, n.v)) return { kind: 'in', ts: n.ts };
   const [e] = await q.query<{ first_value: number | null; peak_value: number | null; last_ts: Date | null; end_ts: Date | null; ongoing: boolean }>(
     `SELECT first_value, peak_value, last_ts, end_ts, ongoing FROM exception_record
-      WHERE sensor_id = $1 AND type = 'data' AND category = $2 AND start_ts = $3 ORDER BY id LIMIT 1`,
+      WHERE ${OWN} AND type = 'data' AND category = $2 AND start_ts = $3 ORDER BY id LIMIT 1`,
     [sensorId, rule.category, iso(n.ts)],
   );
   if (e && e.first_value !== null && e.peak_value !== null && e.last_ts && (e.ongoing || e.end_ts)) {
     return { kind: 'out', start: n.ts, first: e.first_value, peak: e.peak_value, last: ms(e.last_ts), end: e.ongoing ? null : ms(e.end_ts!) };
   }
   const [hi] = await q.query<{ ts: Date }>(
-    `SELECT ts FROM reading WHERE sensor_id = $1 AND ts > $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)})
+    `SELECT ts FROM reading WHERE ${OWN} AND ts > $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)})
       ORDER BY ts ASC LIMIT 1`,
     [sensorId, iso(maxTs), rule.limit],
   );
   const end = hi ? ms(hi.ts) : null;
   const [agg] = await q.query<{ last: Date; peak: number }>(
     `SELECT max(ts) AS last, ${rule.dir > 0 ? 'max' : 'min'}(${rule.field}) AS peak FROM reading
-      WHERE sensor_id = $1 AND ts > $2 ${end === null ? '' : 'AND ts < $3'} AND ${rule.field} IS NOT NULL`,
+      WHERE ${OWN} AND ts > $2 ${end === null ? '' : 'AND ts < $3'} AND ${rule.field} IS NOT NULL`,
     end === null ? [sensorId, iso(maxTs)] : [sensorId, iso(maxTs), iso(end)],
   );
   return { kind: 'out', start: n.ts, first: n.v, peak: agg.peak, last: ms(agg.last), end };
@@ -186,11 +194,11 @@ async function loadSuffix(q: Queryable, sensorId: number, rule: Rule, n: Point |
 async function aggregateRun(q: Queryable, sensorId: number, rule: Rule, lo: number | null, before: number): Promise<Prefix> {
   const [agg] = await q.query<{ start: Date | null; last: Date | null; peak: number | null }>(
     `SELECT min(ts) AS start, max(ts) AS last, ${rule.dir > 0 ? 'max' : 'min'}(${rule.field}) AS peak FROM reading
-      WHERE sensor_id = $1 AND ts < $2 ${lo === null ? '' : 'AND ts > $3'} AND ${rule.field} IS NOT NULL`,
+      WHERE ${OWN} AND ts < $2 ${lo === null ? '' : 'AND ts > $3'} AND ${rule.field} IS NOT NULL`,
     lo === null ? [sensorId, iso(before)] : [sensorId, iso(before), iso(lo)],
   );
   if (!agg?.start || !agg.last || agg.peak === null) return null;
-  const [first] = await q.query<{ v: number }>(`SELECT ${rule.field} AS v FROM reading WHERE sensor_id = $1 AND ts = $2`, [sensorId, agg.start]);
+  const [first] = await q.query<{ v: number }>(`SELECT ${rule.field} AS v FROM reading WHERE ${OWN} AND ts = $2`, [sensorId, agg.start]);
   return { start: ms(agg.start), first: first.v, peak: agg.peak, last: ms(agg.last) };
 }
 

@@ -3,6 +3,7 @@ import type { TestCtx } from '../../../test/helper.js';
 import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
 import { returnDueLoans } from '../../jobs/loanReturn.js';
 import { rollupAll } from '../../ingest/rollup.js';
+import { startAlarm } from '../../alarm/index.js';
 
 let t: TestCtx;
 let a: Records;
@@ -97,6 +98,35 @@ describe('lending (spec §2 /sys/deviceTransfer, §3 Secondment)', () => {
     expect(ha.result.points.every((p: { temp: number }) => p.temp === 5)).toBe(true);
     expect((await history(b.cookie)).status).toBe(404);
     expect(await send(a, 5.5, Date.now())).toMatchObject({ accepted: 1 });
+  });
+
+  it("keeps each side's excursions apart: the borrower's exception starts at its own first reading, the owner's ends at the hand-over", async () => {
+    const alarm = startAlarm(t.deps, { pollMs: 60_000 });
+    try {
+      // After every reading the suite has sent (the future tolerance is ten minutes): one run each side.
+      const t0 = Date.now() + 60_000;
+      const post = (r: Records, ts: number, temp: number) =>
+        t.app.inject({ method: 'POST', url: `/ingest/v1/${r.gatewaySn}/data`, headers: { authorization: `Bearer ${r.secret}` }, payload: { readings: [{ dev: a.devNo, ts, temp, hum: 50 }] } });
+      await post(a, t0, 12);
+      await post(a, t0 + 60_000, 12.5);
+      await alarm.drain();
+      const ownerEx = () => t.db.query(`SELECT customer_id, ongoing, start_ts, last_ts, first_value, peak_value FROM exception_record WHERE sensor_id = $1 AND customer_id = $2 AND type = 'data'`, [a.sensorId, a.customerId]);
+      expect(await ownerEx()).toEqual([expect.objectContaining({ ongoing: true, start_ts: new Date(t0), first_value: 12, peak_value: 12.5 })]);
+
+      expect((await lend(root, {})).result).toEqual({ lent: 1 });
+      const [owner] = await ownerEx();
+      expect(owner).toMatchObject({ ongoing: false, last_ts: new Date(t0 + 60_000), peak_value: 12.5 });
+      await call(t, b.cookie, 'PUT', '/service/sensor/update', { id: a.sensorId, devNo: a.devNo, type: 'zigbee_th', gatewayId: b.gatewayId, carrierId: b.carrierId });
+      await post(b, t0 + 120_000, 13);
+      await alarm.drain();
+      const borrowerEx = await t.db.query(`SELECT ongoing, start_ts, first_value, peak_value FROM exception_record WHERE sensor_id = $1 AND customer_id = $2 AND type = 'data'`, [a.sensorId, b.customerId]);
+      expect(borrowerEx).toEqual([expect.objectContaining({ ongoing: true, start_ts: new Date(t0 + 120_000), first_value: 13, peak_value: 13 })]);
+      expect(await ownerEx()).toEqual([owner]);
+    } finally {
+      await alarm.stop();
+      const current = await loans(root, 'current');
+      if (current.total) await call(t, root, 'PUT', '/service/deviceTransfer/revoke', { ids: current.rows.map((r: { id: number }) => r.id) });
+    }
   });
 
   it('ends a loan whose period ran out (job loan-return)', async () => {
