@@ -37,8 +37,10 @@ describe('the response contract', () => {
     // Raw answers: Prometheus text, the captcha image, the avatar, floor-plan and import-template files and the live event stream.
     expect(without.sort()).toEqual([
       'GET /metrics',
+      'GET /service/gas/importTemplate',
       'GET /service/home/scene/plane/image',
       'GET /service/live/stream',
+      'GET /service/magnetism/importTemplate',
       'GET /service/mine/avatar',
       'GET /service/sensor/importTemplate',
       'GET /service/user/captcha',

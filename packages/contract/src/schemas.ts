@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CARRIER_MODES, CARRIER_TYPES, GATEWAY_TYPES, LOAD_TYPES, NOTICE_CHANNELS, SENSOR_TYPES } from './enums.js';
 import { SAMPLE_MODES } from './sample.js';
+import { GAS_CODES } from './deviceTypes.js';
 import * as r from './rules.js';
 
 /** Request bodies of the records the core path needs. Server validates with these; the web reuses them. */
@@ -74,6 +75,8 @@ export const sensorBody = z.object({
   /** When to send the calibration notice, ms; §5: not before now (checked by the server when it changes: calibNoticeOk). */
   calibNotice: z.number().int().positive().nullable().default(null),
   tz: r.timeZone.default('+08:00'),
+  /** A gas detector's gas (spec §3 hex codes, or CO2): required for type gas, ignored for the others. */
+  gasCode: z.enum(GAS_CODES, { error: 'errors.rule.gasCode' }).nullable().default(null),
 });
 export type SensorBody = z.infer<typeof sensorBody>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { gatewayAddBody, gatewayUpdateBody, sensorBody, sensorUpdateBody } from '../schemas.js';
 import { SENSOR_TYPES } from '../enums.js';
+import { GAS_CODES } from '../deviceTypes.js';
 import { liveSensor } from './carrier.js';
 import { deletedResult, id, idParams, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
 
@@ -50,6 +51,8 @@ export const sensorRow = liveSensor.omit({ tempState: true, humState: true, inRa
   createdAt: ms,
   /** Set while the sensor is borrowed from another customer: when the loan ends (docs/devices.md "Lending"). */
   lentUntil: ms.nullable(),
+  /** A gas detector's gas code (spec §3); null for other sensors. */
+  gasCode: z.string().nullable(),
 });
 export type SensorRow = z.infer<typeof sensorRow>;
 
@@ -104,6 +107,21 @@ export const gatewayApi = {
   del: route({ method: 'DELETE', path: '/service/gateway/del', tag: 'gateway', summary: 'Delete gateways that carry no sensors', query: idsQuery, result: deletedResult }),
 };
 
+/** The sensor rows of spec §2's device menu: radio sensors, gas detectors (/device/gas), door magnets (/device/magnetism). */
+export const SENSOR_KINDS = ['sensor', 'gas', 'magnet'] as const;
+export type SensorKind = (typeof SENSOR_KINDS)[number];
+
+const sensorFilters = {
+  devNo: z.string().trim().max(30).optional(),
+  status: deviceStatus.optional(),
+  gatewayId: id.optional(),
+  carrierId: id.optional(),
+  bound: flag,
+  /** Only the sensors borrowed from other customers (true) or only the caller's own (false). */
+  borrowed: flag,
+  customerId: id.optional(),
+};
+
 export const sensorApi = {
   page: route({
     method: 'GET',
@@ -112,15 +130,10 @@ export const sensorApi = {
     summary: 'Sensors of the caller\'s scope with their latest values, paged',
     query: pageQuery(
       {
-        devNo: z.string().trim().max(30).optional(),
+        ...sensorFilters,
         type: z.enum(SENSOR_TYPES).optional(),
-        status: deviceStatus.optional(),
-        gatewayId: id.optional(),
-        carrierId: id.optional(),
-        bound: flag,
-        /** Only the sensors borrowed from other customers (true) or only the caller's own (false). */
-        borrowed: flag,
-        customerId: id.optional(),
+        /** The menu's kinds: radio sensors (sensor), gas detectors (gas), door magnets (magnet). */
+        kind: z.enum(SENSOR_KINDS).optional(),
       },
       ['devNo', 'type', 'status', 'lastTs', 'createdAt'],
     ),
@@ -168,3 +181,38 @@ export const sensorApi = {
   }),
   del: route({ method: 'DELETE', path: '/service/sensor/del', tag: 'sensor', summary: 'Delete sensors (their readings stay until retention)', query: idsQuery, result: deletedResult }),
 };
+
+/**
+ * Gas detectors and door magnets (spec §2 /device/gas, /device/magnetism, §7 gas/import,
+ * magnetism/import): sensor rows of type gas or magnet, under their own menu entries and function
+ * codes (viewGas…, viewMagnetism…). The bodies are the sensor's; the type must be the kind's.
+ */
+function kindApi(kind: 'gas' | 'magnet', base: string, tag: string, what: string) {
+  return {
+    page: route({
+      method: 'GET',
+      path: `${base}/page`,
+      tag,
+      summary: `${what} of the caller's scope with their latest values, paged`,
+      query: pageQuery(kind === 'gas' ? { ...sensorFilters, gasCode: z.enum(GAS_CODES).optional() } : sensorFilters, ['devNo', 'status', 'lastTs', 'createdAt']),
+      result: pageOf(sensorRow),
+    }),
+    add: route({ method: 'POST', path: `${base}/add`, tag, summary: `Enrol one of the ${what.toLowerCase()}`, body: sensorBody, result: idResult }),
+    update: route({ method: 'PUT', path: `${base}/update`, tag, summary: `Change one of the ${what.toLowerCase()}`, body: sensorUpdateBody, result: idResult }),
+    setStatus: route({ method: 'PUT', path: `${base}/status`, tag, summary: `Stop ${what.toLowerCase()} (their readings are refused and logged) or enable them again`, body: deviceStatusBody, result: statusChanged }),
+    del: route({ method: 'DELETE', path: `${base}/del`, tag, summary: `Delete ${what.toLowerCase()} (their readings stay until retention)`, query: idsQuery, result: deletedResult }),
+    importFile: route({
+      method: 'POST',
+      path: `${base}/import`,
+      tag,
+      summary: `Import ${what.toLowerCase()} from an xlsx file of the template; a file with any bad row is refused whole, every bad row named`,
+      query: z.object({ customerId: id.optional() }),
+      result: z.object({ imported: z.number().int() }),
+    }),
+    importTemplate: route({ method: 'GET', path: `${base}/importTemplate`, tag, summary: `The xlsx template of the ${what.toLowerCase()} import`, result: z.unknown(), raw: 'file' }),
+    kind,
+  };
+}
+
+export const gasApi = kindApi('gas', '/service/gas', 'gas', 'Gas detectors');
+export const magnetApi = kindApi('magnet', '/service/magnetism', 'magnetism', 'Door magnets');

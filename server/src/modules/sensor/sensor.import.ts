@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { Code, deviceNo, gatewaySn, sampleIntervalSeconds, SENSOR_TYPES, translate, type Locale, type SensorType } from '@coldwatch/contract';
+import { Code, deviceNo, GAS_CODES, gatewaySn, sampleIntervalSeconds, SENSOR_TYPES, translate, type GasCode, type Locale, type SensorKind, type SensorType } from '@coldwatch/contract';
 import { disabledTypes, sensorTypeOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
@@ -12,30 +12,42 @@ import { limitOf } from '../dm/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 
 /**
- * Sensor import (spec §7 sensor/importSensor, §5 "import files must be xlsx"): a file with any
- * bad row is refused whole, every bad row and field named; nothing is half imported.
+ * Imports of spec §7 (sensor/importSensor, gas/import, magnetism/import; §5 "import files must
+ * be xlsx"): a file with any bad row is refused whole, every bad row and field named; nothing is
+ * half imported. One template per kind: radio sensors name their type, gas detectors their gas,
+ * door magnets neither (their type is the kind).
  */
 
-const COLUMNS = ['devNo', 'type', 'gatewaySn', 'carrier', 'sampleInterval', 'description'] as const;
-type Column = (typeof COLUMNS)[number];
-const REQUIRED: Column[] = ['devNo', 'type', 'gatewaySn'];
+const ALL = ['devNo', 'type', 'gasCode', 'gatewaySn', 'carrier', 'sampleInterval', 'description'] as const;
+type Column = (typeof ALL)[number];
+const COLUMNS: Record<SensorKind, Column[]> = {
+  sensor: ['devNo', 'type', 'gatewaySn', 'carrier', 'sampleInterval', 'description'],
+  gas: ['devNo', 'gasCode', 'gatewaySn', 'carrier', 'sampleInterval', 'description'],
+  magnet: ['devNo', 'gatewaySn', 'carrier', 'sampleInterval', 'description'],
+};
+const REQUIRED: Record<SensorKind, Column[]> = { sensor: ['devNo', 'type', 'gatewaySn'], gas: ['devNo', 'gasCode', 'gatewaySn'], magnet: ['devNo', 'gatewaySn'] };
+const RADIO_TYPES = SENSOR_TYPES.filter((t) => t !== 'gas' && t !== 'magnet');
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const headerOf = (c: Column, l: Locale) => translate(`errors.import.sensorColumn.${c}`, l);
 
-/** The column of each header cell, recognised in either language (a file made in Chinese imports for an English user). */
-function mapHeader(header: string[]): Map<Column, number> {
+/**
+ * The column of each header cell, recognised in either language (a file made in Chinese imports
+ * for an English user). Another kind's template (a column this kind has not) is the wrong one.
+ */
+function mapHeader(header: string[], kind: SensorKind): Map<Column, number> {
   const at = new Map<Column, number>();
   header.forEach((h, i) => {
-    const c = COLUMNS.find((col) => LOCALES.some((l) => headerOf(col, l) === h));
+    const c = ALL.find((col) => LOCALES.some((l) => headerOf(col, l) === h));
     if (c && !at.has(c)) at.set(c, i);
   });
-  if (REQUIRED.some((c) => !at.has(c))) throw new AppError(Code.FAILED, 'errors.import.template');
+  if (REQUIRED[kind].some((c) => !at.has(c)) || [...at.keys()].some((c) => !COLUMNS[kind].includes(c))) throw new AppError(Code.FAILED, 'errors.import.template');
   return at;
 }
 
 export interface ImportRow {
   devNo: string;
   type: SensorType;
+  gasCode: GasCode | null;
   gatewayId: number;
   carrierId: number | null;
   sampleInterval: number;
@@ -45,9 +57,9 @@ export interface ImportRow {
 /** Bad rows are reported at most this many fields at once (the count says how many in all). */
 const MAX_REPORTED = 200;
 
-export async function importSensors(q: Queryable, scope: Scope, data: Buffer, customerId?: number): Promise<{ imported: number; devNos: string[] }> {
+export async function importSensors(q: Queryable, scope: Scope, data: Buffer, customerId?: number, kind: SensorKind = 'sensor'): Promise<{ imported: number; devNos: string[] }> {
   const { header, rows } = await readSheet(data);
-  const col = mapHeader(header);
+  const col = mapHeader(header, kind);
   if (!rows.length) throw new AppError(Code.FAILED, 'errors.import.empty');
   const k = scoped(q, scope);
   const owner = targetCustomer(scope, customerId);
@@ -75,7 +87,8 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
   const out: ImportRow[] = [];
   for (const { row, cells } of rows) {
     const devNo = cell(cells, 'devNo');
-    const type = cell(cells, 'type');
+    const type = kind === 'sensor' ? cell(cells, 'type') : kind;
+    const gas = cell(cells, 'gasCode');
     const sn = cell(cells, 'gatewaySn').toUpperCase().replace(/[:\-\s]/g, '');
     const carrierName = cell(cells, 'carrier');
     const interval = cell(cells, 'sampleInterval');
@@ -85,8 +98,13 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
     else if (seen.has(devNo)) fail(row, 'devNo', 'errors.import.duplicateInFile');
     else if (taken.has(devNo)) fail(row, 'devNo', 'errors.exists.number');
     seen.set(devNo, row);
-    if (!(SENSOR_TYPES as readonly string[]).includes(type)) fail(row, 'type', type ? 'errors.rule.sensorType' : 'errors.rule.required');
-    else if (!sensorTypeOffered(off, type)) fail(row, 'type', 'errors.rule.typeDisabled');
+    if (kind === 'sensor') {
+      if (!(RADIO_TYPES as readonly string[]).includes(type)) fail(row, 'type', type ? 'errors.rule.sensorType' : 'errors.rule.required');
+      else if (!sensorTypeOffered(off, type)) fail(row, 'type', 'errors.rule.typeDisabled');
+    } else if (kind === 'gas') {
+      if (!(GAS_CODES as readonly string[]).includes(gas)) fail(row, 'gasCode', gas ? 'errors.rule.gasCode' : 'errors.rule.required');
+      else if (!sensorTypeOffered(off, 'gas', gas)) fail(row, 'gasCode', 'errors.rule.typeDisabled');
+    } else if (!sensorTypeOffered(off, type)) fail(row, 'devNo', 'errors.rule.typeDisabled');
     if (!gatewaySn.safeParse(sn).success) fail(row, 'gatewaySn', sn ? 'errors.rule.gatewaySn' : 'errors.rule.required');
     else if (!gateways.has(sn)) fail(row, 'gatewaySn', 'errors.import.gatewayUnknown');
     let carrierId: number | null = null;
@@ -99,7 +117,7 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
     const seconds = interval === '' ? 60 : Number(interval);
     if (!sampleIntervalSeconds.safeParse(seconds).success) fail(row, 'sampleInterval', 'errors.rule.sampleInterval');
     if (description.length > 250) fail(row, 'description', 'errors.rule.maxLength250');
-    if (bad === before) out.push({ devNo, type: type as SensorType, gatewayId: gateways.get(sn)!, carrierId, sampleInterval: seconds, description });
+    if (bad === before) out.push({ devNo, type: type as SensorType, gasCode: kind === 'gas' ? (gas as GasCode) : null, gatewayId: gateways.get(sn)!, carrierId, sampleInterval: seconds, description });
   }
   if (bad) throw new AppError(Code.PARAM_ERROR, 'errors.import.badRows', 400, errors, { count: bad });
 
@@ -122,18 +140,22 @@ async function insertAll(k: Kysely<DB>, customerId: number, rows: ImportRow[]) {
           gateway_id: r.gatewayId,
           carrier_id: r.carrierId,
           sample_interval: r.sampleInterval,
+          gas_code: r.gasCode,
         })),
       )
       .execute();
   }
 }
 
-/** The template in the caller's language: the header, an example row, and the sensor types on a second sheet. */
-export function sensorTemplate(locale: Locale): Promise<Buffer> {
-  return writeTemplate(
-    translate('errors.import.sensorSheet', locale),
-    COLUMNS.map((c) => headerOf(c, locale)),
-    ['T0000001', 'zigbee_th', 'A1B2C3D4E5F6', translate('errors.import.exampleCarrier', locale), '60', ''],
-    { title: translate('errors.import.typesSheet', locale), rows: SENSOR_TYPES.map((t) => [t, translate(`errors.import.sensorType.${t}`, locale)]) },
-  );
+const EXAMPLE: Record<Column, string> = { devNo: 'T0000001', type: 'zigbee_th', gasCode: '0x04', gatewaySn: 'A1B2C3D4E5F6', carrier: '', sampleInterval: '60', description: '' };
+const SHEET: Record<SensorKind, string> = { sensor: 'sensorSheet', gas: 'gasSheet', magnet: 'magnetSheet' };
+
+/** The template of a kind in the caller's language: the header, an example row, and the types or gases it may name on a second sheet. */
+export function sensorTemplate(locale: Locale, kind: SensorKind = 'sensor'): Promise<Buffer> {
+  const example = COLUMNS[kind].map((c) => (c === 'carrier' ? translate('errors.import.exampleCarrier', locale) : c === 'devNo' && kind !== 'sensor' ? (kind === 'gas' ? 'G0000001' : 'M0000001') : EXAMPLE[c]));
+  const codes: { title: string; rows: [string, string][] } =
+    kind === 'gas'
+      ? { title: translate('errors.import.gasCodesSheet', locale), rows: GAS_CODES.map((g) => [g, translate(`errors.import.gas.${g}`, locale)]) }
+      : { title: translate('errors.import.typesSheet', locale), rows: (kind === 'sensor' ? RADIO_TYPES : (['magnet'] as const)).map((t) => [t, translate(`errors.import.sensorType.${t}`, locale)]) };
+  return writeTemplate(translate(`errors.import.${SHEET[kind]}`, locale), COLUMNS[kind].map((c) => headerOf(c, locale)), example, codes);
 }

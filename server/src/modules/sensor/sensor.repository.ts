@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { calibNoticeOk, Code, type SensorBody, type SensorType } from '@coldwatch/contract';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { calibNoticeOk, Code, type SensorBody, type SensorKind, type SensorType } from '@coldwatch/contract';
 import { checkOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
@@ -46,6 +46,7 @@ function sensorSelect(k: Kysely<DB>) {
       sql<string | null>`to_char(x.calib_expiry, 'YYYY-MM-DD')`.as('calibExpiry'),
       msOrNull('x.calib_notice').as('calibNotice'),
       msOrNull('x.lent_until').as('lentUntil'),
+      'x.gas_code as gasCode',
       'x.tz',
     ])
     .select(['x.description', 'x.sample_interval as sampleInterval', 'x.customer_id as customerId', 'cu.name as customerName', 'c.name as carrierName', 'g.name as gatewayName', msOf('x.created_at').as('createdAt')]);
@@ -60,7 +61,13 @@ export interface SensorFilter extends PageInput {
   bound?: boolean;
   borrowed?: boolean;
   customerId?: number;
+  kind?: SensorKind;
+  gasCode?: string;
 }
+
+/** The rows of a kind of the device menu (radio sensors, gas detectors, door magnets). */
+const kindOf = (eb: ExpressionBuilder<any, any>, kind: SensorKind, alias = 'x') =>
+  kind === 'sensor' ? eb(`${alias}.type`, 'not in', ['gas', 'magnet']) : eb(`${alias}.type`, '=', kind);
 
 const SORTABLE = { devNo: 'x.dev_no', type: 'x.type', status: 'x.status', lastTs: 'x.last_ts', createdAt: 'x.created_at' };
 
@@ -73,6 +80,8 @@ export function page(q: Queryable, scope: Scope, f: SensorFilter) {
     if (f.gatewayId) and.push(eb('x.gateway_id', '=', f.gatewayId));
     if (f.carrierId) and.push(eb('x.carrier_id', '=', f.carrierId));
     if (f.bound !== undefined) and.push(eb('x.carrier_id', f.bound ? 'is not' : 'is', null));
+    if (f.kind) and.push(kindOf(eb, f.kind));
+    if (f.gasCode) and.push(eb('x.gas_code', '=', f.gasCode));
     if (f.borrowed !== undefined) and.push(eb('x.lent_from', f.borrowed ? 'is not' : 'is', null));
     if (f.customerId) and.push(eb('x.customer_id', '=', f.customerId));
     return eb.and(and);
@@ -125,16 +134,29 @@ const columns = (b: SensorBody) => ({
   calib_expiry: b.calibExpiry,
   calib_notice: b.calibNotice === null ? null : new Date(b.calibNotice),
   tz: b.tz,
+  gas_code: b.type === 'gas' ? b.gasCode : null,
 });
+
+/** A gas detector names its gas (spec §3); the catalogue may have switched that gas off. */
+function checkGas(b: SensorBody) {
+  if (b.type === 'gas' && !b.gasCode) throw paramError('errors.rule.gasCodeRequired', { gasCode: 'errors.rule.gasCodeRequired' });
+}
+
+/** The kind pages (/device/gas, /device/magnetism) add and change only their own type. */
+function checkKind(b: SensorBody, kind: SensorKind | undefined) {
+  if (kind && kind !== 'sensor' && b.type !== kind) throw paramError('errors.rule.sensorType', { type: 'errors.rule.sensorType' });
+}
 
 /** §5: a calibration notice is not set in the past (an unchanged one, perhaps already sent, may stay). */
 function checkNotice(b: SensorBody, current: number | null = null) {
   if (b.calibNotice !== current && !calibNoticeOk(b.calibNotice)) throw paramError('errors.rule.calibNoticePast', { calibNotice: 'errors.rule.calibNoticePast' });
 }
 
-export async function add(q: Queryable, scope: Scope, b: SensorBody) {
+export async function add(q: Queryable, scope: Scope, b: SensorBody, kind?: SensorKind) {
+  checkKind(b, kind);
   checkNotice(b);
-  await checkOffered(q, { sensor: b.type });
+  checkGas(b);
+  await checkOffered(q, { sensor: b.type, gas: b.type === 'gas' ? b.gasCode : null });
   const k = scoped(q, scope);
   const customerId = await checkRefs(k, scope, b);
   if (await isTaken(q, 'sensor', b.devNo)) throw numberExists();
@@ -146,20 +168,23 @@ export async function add(q: Queryable, scope: Scope, b: SensorBody) {
 }
 
 /** Returns the number before the change: ingest forgets both. */
-export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: number }) {
+export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: number }, kind?: SensorKind) {
+  checkKind(b, kind);
+  checkGas(b);
   const k = scoped(q, scope);
   const cur = await k
     .selectFrom('sensor as t')
-    .select(['t.dev_no', 't.customer_id', 't.type', 't.lent_from', msOrNull('t.calib_notice').as('calibNotice')])
+    .select(['t.dev_no', 't.customer_id', 't.type', 't.gas_code', 't.lent_from', msOrNull('t.calib_notice').as('calibNotice')])
     .where('t.id', '=', b.id)
     .where((eb) => limitOf(eb, scope, 'sensor'))
+    .$if(!!kind, (qb) => qb.where((eb) => kindOf(eb, kind!, 't')))
     .forUpdate()
     .executeTakeFirst();
   if (!cur) throw notFound();
   // A borrowed sensor goes home as it came: the borrower binds it, but does not renumber or retype it.
   if (cur.lent_from !== null && (b.devNo !== cur.dev_no || b.type !== cur.type)) throw paramError('errors.loan.borrowedFixed', { [b.devNo !== cur.dev_no ? 'devNo' : 'type']: 'errors.loan.borrowedFixed' });
   checkNotice(b, cur.calibNotice);
-  await checkOffered(q, { sensor: b.type }, cur.type);
+  await checkOffered(q, { sensor: b.type, gas: b.type === 'gas' ? b.gasCode : null }, cur.type, cur.gas_code);
   await checkRefs(k, scope, b, cur.customer_id);
   if (await isTaken(q, 'sensor', b.devNo, b.id)) throw numberExists();
   await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
@@ -170,11 +195,18 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
 }
 
 /** Readings stay until retention removes them; the alarm hand-over row would point at nothing, so it goes. */
-export async function remove(q: Queryable, scope: Scope, ids: number[]) {
+export async function remove(q: Queryable, scope: Scope, ids: number[], kind?: SensorKind) {
   const k = scoped(q, scope);
   await idsInScope(k, scope, 'sensor', ids);
+  if (kind) await idsOfKind(k, ids, kind);
   if (await k.selectFrom('sensor').select('id').where('id', 'in', ids).where('lent_from', 'is not', null).limit(1).executeTakeFirst()) throw inUse('borrowed');
   await k.deleteFrom('alarm_queue').where('sensor_id', 'in', ids).execute();
   const gone = await k.deleteFrom('sensor').where('id', 'in', ids).returning('dev_no').execute();
   return { deleted: gone.length, devNos: gone.map((s) => s.dev_no) };
+}
+
+/** Every id is a row of the kind (a kind page never touches another kind's rows): else 404. */
+export async function idsOfKind(k: Kysely<DB>, ids: number[], kind: SensorKind) {
+  const n = await k.selectFrom('sensor as x').select(sql<number>`count(*)::int`.as('n')).where('x.id', 'in', ids).where((eb) => kindOf(eb, kind)).executeTakeFirst();
+  if ((n?.n ?? 0) !== new Set(ids).size) throw notFound();
 }

@@ -92,9 +92,9 @@ export async function disabledTypes(q: Queryable): Promise<Set<string>> {
   return new Set(rows.map((r) => `${r.kind}:${r.code}`));
 }
 
-/** Whether a sensor row's type is offered: a gas detector while any gas is, a door magnet while its type is. */
-export function sensorTypeOffered(off: Set<string>, type: string): boolean {
-  if (type === 'gas') return GAS_CODES.some((c) => !off.has(`gas:${c}`));
+/** Whether a sensor row's type is offered: a gas detector while its gas is (any gas, unnamed), a door magnet while its type is. */
+export function sensorTypeOffered(off: Set<string>, type: string, gas?: string | null): boolean {
+  if (type === 'gas') return gas ? !off.has(`gas:${gas}`) : GAS_CODES.some((c) => !off.has(`gas:${c}`));
   if (type === 'magnet') return !off.has('magnet:magnet1');
   return !off.has(`sensor:${type}`);
 }
@@ -105,10 +105,11 @@ const refused = (field: string) => paramError('errors.rule.typeDisabled', { [fie
  * A new device or carrier, or a changed type, must be one the catalogue offers; what exists
  * keeps its type (`current`).
  */
-export async function checkOffered(q: Queryable, what: { sensor?: string; gateway?: string; carrier?: number }, current?: string | number) {
+export async function checkOffered(q: Queryable, what: { sensor?: string; gas?: string | null; gateway?: string; carrier?: number }, current?: string | number, currentGas?: string | null) {
   const off = await disabledTypes(q);
   if (!off.size) return;
-  if (what.sensor !== undefined && what.sensor !== current && !sensorTypeOffered(off, what.sensor)) throw refused('type');
+  const sameSensor = what.sensor === current && (what.sensor !== 'gas' || what.gas === currentGas);
+  if (what.sensor !== undefined && !sameSensor && !sensorTypeOffered(off, what.sensor, what.gas)) throw refused(what.sensor === 'gas' && what.gas ? 'gasCode' : 'type');
   if (what.gateway !== undefined && what.gateway !== current && off.has(`gateway:${what.gateway}`)) throw refused('type');
   if (what.carrier !== undefined && what.carrier !== current && off.has(`${CARRIER_TYPE_KIND}:${what.carrier}`)) throw refused('type');
 }
