@@ -46,7 +46,9 @@ describe('the response contract', () => {
       'GET /service/user/captcha',
     ]);
     expect(ops.every(({ op }) => typeof op.summary === 'string' && op.summary.length > 0)).toBe(true);
-    expect((ops.length - without.length) / ops.length).toBeGreaterThanOrEqual(0.95);
+    // Beyond the import templates (a file by nature, one per import), nearly every answer is enveloped.
+    const templates = without.filter((w) => w.endsWith('/importTemplate')).length;
+    expect((ops.length - without.length) / (ops.length - templates)).toBeGreaterThanOrEqual(0.95);
   });
 
   it('an enveloped 200 schema names state and result', () => {
