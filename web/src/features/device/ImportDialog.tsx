@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Modal, Space, Table, Typography, Upload } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { sensorApi } from '@coldwatch/contract';
+import { SENSOR_KIND_DEFS, type SensorKindDef } from './sensorKinds';
 import { upload } from '../../api/call';
 import { ApiError } from '../../api/client';
 import { errorMessage } from '../../app/errors';
@@ -27,7 +27,7 @@ export const badFields = (details: Record<string, string>): BadField[] =>
     })
     .sort((a, b) => a.row - b.row || a.column.localeCompare(b.column));
 
-export function ImportDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
+export function ImportDialog({ def = SENSOR_KIND_DEFS.sensor, open, onClose, onDone }: { def?: SensorKindDef; open: boolean; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation('device');
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
@@ -37,7 +37,7 @@ export function ImportDialog({ open, onClose, onDone }: { open: boolean; onClose
     setBusy(true);
     setFailure(null);
     try {
-      const r = await upload(sensorApi.importSensor, file, { query: {} });
+      const r = await upload(def.api.importFile, file, { query: {} });
       void message.success(t('import.done', { count: r.result.imported }));
       onDone();
       onClose();
@@ -49,12 +49,12 @@ export function ImportDialog({ open, onClose, onDone }: { open: boolean; onClose
   };
 
   return (
-    <Modal open={open} title={t('import.title')} footer={null} onCancel={onClose} width={680} destroyOnHidden>
+    <Modal open={open} title={t(`${def.texts}.importTitle`)} footer={null} onCancel={onClose} width={680} destroyOnHidden>
       <Space direction="vertical" size={12} style={{ width: '100%' }}>
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-          {t('import.help')}
+          {t(`${def.texts}.importHelp`)}
         </Typography.Paragraph>
-        <Button icon={<DownloadOutlined />} href={sensorApi.importTemplate.path} download>
+        <Button icon={<DownloadOutlined />} href={def.api.importTemplate.path} download>
           {t('import.template')}
         </Button>
         <Upload.Dragger accept=".xlsx" multiple={false} showUploadList={false} disabled={busy} beforeUpload={(file) => (void send(file), false)}>

@@ -1,6 +1,7 @@
 /**
- * /SensorDetail?id=: one sensor (spec §2 hidden detail route): state, latest values, its
- * carrier and gateway, and today's chart, with the way to its full history.
+ * /SensorDetail?id=, /GasDetail?id=: one sensor, door magnet or gas detector (spec §2 hidden
+ * detail routes): state, latest values, its carrier and gateway, calibration, today's chart with
+ * the way to its full history, and (radio sensors) its configuration and configuration log.
  */
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMemo, useState } from 'react';
@@ -14,6 +15,8 @@ import { PageCard } from '../../ui';
 import { fmtValue, formatInZone } from '../../lib/format';
 import { DayChart } from '../history/DayChart';
 import { CalibrationTag, DeviceStatus } from './DeviceStatus';
+import { DoorTag, kindOfType, SENSOR_KIND_DEFS } from './sensorKinds';
+import { typeName } from '../type/typeLabels';
 import { ConfigDialog } from './ConfigDialog';
 import { ConfigLogTable } from './ConfigLogPage';
 
@@ -33,14 +36,28 @@ export default function SensorDetailPage() {
   if (q.isError) return <PageCard><Alert type="error" showIcon title={t('notFound')} /></PageCard>;
   if (!q.data) return <Spin style={{ display: 'block', padding: 80 }} />;
   const s = q.data;
+  const kind = kindOfType(s.type);
+  const def = SENSOR_KIND_DEFS[kind];
   const value = (v: number | null, unit: string) => (v === null ? '--' : `${fmtValue(v, 2)} ${unit}`);
+  const measured =
+    kind === 'gas'
+      ? [
+          { key: 'gasCode', label: t('gas.gasCode'), children: s.gasCode ? typeName(t, 'gas', s.gasCode) : '--' },
+          { key: 'gas', label: t('gas.value'), children: value(s.gas, 'ppm') },
+        ]
+      : kind === 'magnet'
+        ? [{ key: 'door', label: t('magnet.door'), children: <DoorTag door={s.door} t={t} /> }]
+        : [
+            { key: 'temp', label: t('sensor.temp'), children: value(s.temp, '°C') },
+            { key: 'hum', label: t('sensor.hum'), children: value(s.hum, '%RH') },
+          ];
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }}>
       <PageCard
-        title={<Space>{t('sensor.detailTitle')}<Typography.Text code>{s.devNo}</Typography.Text></Space>}
+        title={<Space>{t(`${def.texts}.detailTitle`)}<Typography.Text code>{s.devNo}</Typography.Text></Space>}
         extra={
           <Space>
-            {can('editSensor') && (
+            {kind === 'sensor' && can('editSensor') && (
               <Button icon={<SettingOutlined />} onClick={() => setConfiguring(true)}>
                 {t('config.button')}
               </Button>
@@ -58,9 +75,8 @@ export default function SensorDetailPage() {
           items={[
             { key: 'status', label: t('col.status'), children: <DeviceStatus status={s.status} lastSeen={s.lastTs} tz={s.tz} /> },
             { key: 'type', label: t('sensor.type'), children: t(`carrier:sensorType.${s.type}`, { defaultValue: s.type }) },
+            ...measured,
             { key: 'last', label: t('col.lastSeen'), children: s.lastTs ? formatInZone(s.lastTs, s.tz) : '--' },
-            { key: 'temp', label: t('sensor.temp'), children: value(s.temp, '°C') },
-            { key: 'hum', label: t('sensor.hum'), children: value(s.hum, '%RH') },
             { key: 'volt', label: t('sensor.volt'), children: value(s.volt, 'V') },
             { key: 'rssi', label: t('sensor.rssi'), children: s.rssi === null ? '--' : `${s.rssi} dBm` },
             { key: 'lqi', label: t('sensor.lqi'), children: s.lqi ?? '--' },
@@ -74,12 +90,14 @@ export default function SensorDetailPage() {
           ]}
         />
       </PageCard>
-      <Card size="small" title={t('sensor.today')}>
+      <Card size="small" title={t(kind === 'gas' ? 'gas.today' : 'sensor.today')}>
         <DayChart deviceNo={s.devNo} timeZone={tz} />
       </Card>
-      <Card size="small" title={t('configLog.title')}>
-        <ConfigLogTable key={logKey} filters={logFilters} />
-      </Card>
+      {kind === 'sensor' && (
+        <Card size="small" title={t('configLog.title')}>
+          <ConfigLogTable key={logKey} filters={logFilters} />
+        </Card>
+      )}
       <ConfigDialog sensors={configuring ? [s] : null} onClose={() => setConfiguring(false)} onDone={() => setLogKey((k) => k + 1)} />
     </Space>
   );

@@ -1,9 +1,11 @@
-/** Add or edit a sensor (spec §3 Sensor: number, type, description, gateway, carrier, sample interval). */
+/** Add or edit a sensor, gas detector or door magnet (spec §3 Sensor: number, type or gas, description, gateway, carrier, sample interval, calibration, time zone). */
 import { useEffect, useMemo, useState } from 'react';
 import { App, DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { calibNoticeOk, deviceNo, gatewayApi, sampleIntervalSeconds, SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
+import { calibNoticeOk, deviceNo, GAS_CODES, gatewayApi, sampleIntervalSeconds, SENSOR_TYPES, type GasCode, type SensorKind, type SensorRow, type SensorType } from '@coldwatch/contract';
+import { SENSOR_KIND_DEFS } from './sensorKinds';
+import { typeName } from '../type/typeLabels';
 import { call } from '../../api/call';
 import { useCall } from '../../api/hooks';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
@@ -15,6 +17,7 @@ import { useOffered } from '../type/useOffered';
 interface Values {
   devNo: string;
   type: SensorType;
+  gasCode?: GasCode | null;
   description?: string;
   gatewayId: number;
   carrierId?: number | null;
@@ -24,9 +27,10 @@ interface Values {
   tz: string;
 }
 
-const FIELDS = ['devNo', 'type', 'description', 'gatewayId', 'carrierId', 'sampleInterval', 'calibExpiry', 'calibNotice', 'tz'];
+const FIELDS = ['devNo', 'type', 'gasCode', 'description', 'gatewayId', 'carrierId', 'sampleInterval', 'calibExpiry', 'calibNotice', 'tz'];
 
-export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 'new' | null; onClose: () => void; onDone: () => void }) {
+export function SensorDialog({ kind = 'sensor', target, onClose, onDone }: { kind?: SensorKind; target: SensorRow | 'new' | null; onClose: () => void; onDone: () => void }) {
+  const def = SENSOR_KIND_DEFS[kind];
   const { t } = useTranslation('device');
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -49,15 +53,16 @@ export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 
     form.resetFields();
     form.setFieldsValue(
       target === 'new'
-        ? { type: 'zigbee_th', sampleInterval: 60, tz: '+08:00' }
-        : { ...target, calibExpiry: target.calibExpiry ? dayjs(target.calibExpiry) : null, calibNotice: target.calibNotice ? toWall(target.calibNotice, target.tz) : null },
+        ? { type: kind === 'sensor' ? 'zigbee_th' : kind, gasCode: kind === 'gas' ? '0x04' : null, sampleInterval: 60, tz: '+08:00' }
+        : { ...target, gasCode: target.gasCode as GasCode | null, calibExpiry: target.calibExpiry ? dayjs(target.calibExpiry) : null, calibNotice: target.calibNotice ? toWall(target.calibNotice, target.tz) : null },
     );
-  }, [target, form]);
+  }, [target, form, kind]);
   const save = () =>
     submit(async (v) => {
       const body = {
         devNo: v.devNo,
         type: v.type,
+        gasCode: kind === 'gas' ? (v.gasCode ?? null) : null,
         description: trimmed(v.description),
         gatewayId: v.gatewayId,
         carrierId: v.carrierId ?? null,
@@ -66,21 +71,27 @@ export function SensorDialog({ target, onClose, onDone }: { target: SensorRow | 
         calibNotice: v.calibNotice ? fromWall(v.calibNotice, v.tz) : null,
         tz: v.tz,
       };
-      if (target === 'new') await call(sensorApi.add, { body });
-      else await call(sensorApi.update, { body: { ...body, id: editing!.id } });
+      if (target === 'new') await call(def.api.add, { body });
+      else await call(def.api.update, { body: { ...body, id: editing!.id } });
       void message.success(target === 'new' ? t('msg.added') : t('msg.updated'));
       onDone();
       onClose();
     });
   return (
-    <FormDialog scrollBody open={!!target} title={target === 'new' ? t('sensor.addTitle') : t('sensor.editTitle')} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose}>
+    <FormDialog scrollBody open={!!target} title={target === 'new' ? t(`${def.texts}.addTitle`) : t(`${def.texts}.editTitle`)} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose}>
       <Form form={form} name="sensorForm" layout="vertical" requiredMark>
         <Form.Item name="devNo" label={t('sensor.devNo')} rules={[{ required: true, message: t('rule.required') }, matches(deviceNo, t('rule.deviceNo'))]}>
           <Input maxLength={30} disabled={!!editing} />
         </Form.Item>
-        <Form.Item name="type" label={t('sensor.type')}>
-          <Select options={SENSOR_TYPES.filter((s) => offered.sensor(s, editing?.type)).map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) }))} />
+        {/* A gas detector or door magnet is of its kind's type: a gas detector names its gas instead. */}
+        <Form.Item name="type" label={t('sensor.type')} hidden={kind !== 'sensor'}>
+          <Select options={SENSOR_TYPES.filter((s) => s !== 'gas' && s !== 'magnet' && offered.sensor(s, editing?.type)).map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) }))} />
         </Form.Item>
+        {kind === 'gas' && (
+          <Form.Item name="gasCode" label={t('gas.gasCode')} rules={[{ required: true, message: t('gas.gasRequired') }]}>
+            <Select options={GAS_CODES.filter((g) => offered.gas(g, editing?.gasCode)).map((g) => ({ value: g, label: typeName(t, 'gas', g) }))} />
+          </Form.Item>
+        )}
         <Form.Item name="gatewayId" label={t('sensor.gateway')} extra={t('sensor.gatewayHelp')} rules={[{ required: true, message: t('rule.required') }]}>
           <Select showSearch={{ filterOption: false, onSearch: setGatewaySearch }} loading={gateways.isFetching} options={gatewayOptions} />
         </Form.Item>

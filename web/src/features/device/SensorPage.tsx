@@ -1,7 +1,8 @@
 /**
- * /device/sensor: the sensors of the caller's scope (spec §2 device section, §3 Sensor): search
- * by number, type, status and binding; latest values; split-button actions (detail, history,
- * edit, delete).
+ * /device/sensor, /device/gas, /device/magnetism: the sensor rows of one kind in the caller's
+ * scope (spec §2 device section, §3 Sensor, gas codes): search by number, type or gas, status and
+ * binding; latest values; split-button actions (detail, history, edit, configure radio sensors,
+ * stop, delete); import; lending.
  */
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,12 +10,14 @@ import { App, Button, Dropdown, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { deviceUsage, SENSOR_TYPES, sensorApi, type SensorRow, type SensorType } from '@coldwatch/contract';
+import { deviceUsage, GAS_CODES, SENSOR_TYPES, type SensorKind, type SensorRow, type SensorType } from '@coldwatch/contract';
 import { idList } from '../../api/call';
 import { useAction } from '../../api/hooks';
 import { seesManyCustomers, useAuth } from '../../app/auth';
 import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField } from '../../ui';
-import { fmtValue, formatInZone } from '../../lib/format';
+import { formatInZone } from '../../lib/format';
+import { SENSOR_KIND_DEFS, valueColumns } from './sensorKinds';
+import { typeName } from '../type/typeLabels';
 import { CalibrationTag, DeviceStatus, UsageTag } from './DeviceStatus';
 import { SensorDialog } from './SensorDialog';
 import { ImportDialog } from './ImportDialog';
@@ -25,13 +28,19 @@ import { LentOutDialog } from '../loan/LentOutDialog';
 interface Filters {
   devNo?: string;
   type?: SensorType;
+  gasCode?: string;
   status?: number;
   bound?: 'true' | 'false';
 }
 
-export default function SensorPage() {
+const RADIO_TYPES = SENSOR_TYPES.filter((s) => s !== 'gas' && s !== 'magnet');
+
+export default function SensorPage({ kind = 'sensor' }: { kind?: SensorKind }) {
   const { t } = useTranslation('device');
-  const { can, user } = useAuth();
+  const { can: canDo, user } = useAuth();
+  const def = SENSOR_KIND_DEFS[kind];
+  // The kind's function codes: editGas on the gas page, editSensor on the sensors'.
+  const can = (...codes: string[]) => canDo(...codes.map((c) => c.replace(/Sensor$/, def.object)));
   const { modal } = App.useApp();
   const navigate = useNavigate();
   const table = useRef<PagedTableRef>(null);
@@ -46,11 +55,11 @@ export default function SensorPage() {
   const lendOk = selected.length > 0 && new Set(selected.map((r) => r.customerId)).size === 1 && selected.every((r) => r.lentUntil === null);
   // §5 batch configuration: one type and one customer.
   const batchOk = selected.length > 0 && new Set(selected.map((r) => r.type)).size === 1 && new Set(selected.map((r) => r.customerId)).size === 1;
-  const params = useMemo(() => ({ ...filters }), [filters]);
+  const params = useMemo(() => (kind === 'sensor' ? { ...filters, kind } : { ...filters }), [filters, kind]);
   const reload = () => table.current?.reload();
-  const del = useAction(sensorApi.del, { success: t('msg.deleted'), onDone: reload });
+  const del = useAction(def.api.del, { success: t('msg.deleted'), onDone: reload });
   const history = (r: SensorRow) => navigate(`/historyData?deviceNo=${encodeURIComponent(r.devNo)}`);
-  const setStatus = useAction(sensorApi.setStatus, { onDone: reload });
+  const setStatus = useAction(def.api.setStatus, { onDone: reload });
   const switchStatus = (id: number, name: string, stop: boolean) =>
     modal.confirm({
       title: t(stop ? 'status.stopTitle' : 'status.enableTitle', { name }),
@@ -77,7 +86,7 @@ export default function SensorPage() {
       dataIndex: 'devNo',
       width: 130,
       render: (v: string, r) => (
-        <Typography.Link code onClick={() => navigate(`/SensorDetail?id=${r.id}`)}>
+        <Typography.Link code onClick={() => navigate(`${def.detail}?id=${r.id}`)}>
           {v}
         </Typography.Link>
       ),
@@ -99,9 +108,7 @@ export default function SensorPage() {
         </Space>
       ),
     },
-    { title: t('sensor.type'), dataIndex: 'type', width: 190, render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }) },
-    { title: t('sensor.temp'), dataIndex: 'temp', width: 90, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} °C`) },
-    { title: t('sensor.hum'), dataIndex: 'hum', width: 100, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} %RH`) },
+    ...valueColumns(kind, t),
     { title: t('sensor.carrier'), dataIndex: 'carrierName', width: 150, ellipsis: true, render: (v: string | null, r) => (v ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.carrierId}`)}>{v}</Typography.Link> : <Typography.Text type="secondary">{t('sensor.unbound')}</Typography.Text>) },
     { title: t('sensor.gateway'), dataIndex: 'gatewaySn', width: 140, render: (v: string, r) => <Typography.Link onClick={() => navigate(`/GateWayDetail?id=${r.gatewayId}`)}>{v}</Typography.Link> },
     { title: t('sensor.calibExpiry'), dataIndex: 'calibExpiry', width: 130, render: (v: string | null) => <CalibrationTag expiry={v} /> },
@@ -116,12 +123,16 @@ export default function SensorPage() {
       render: (_, r) => (
         <Dropdown.Button
           size="small"
-          onClick={() => navigate(`/SensorDetail?id=${r.id}`)}
+          onClick={() => navigate(`${def.detail}?id=${r.id}`)}
           menu={{
             items: [
               { key: 'history', label: t('action.history') },
               ...(can('editSensor')
-                ? [{ key: 'edit', label: t('action.edit') }, { key: 'config', label: t('config.button') }, { key: 'status', label: r.status === 2 ? t('action.enable') : t('action.stop') }]
+                ? [
+                    { key: 'edit', label: t('action.edit') },
+                    ...(kind === 'sensor' ? [{ key: 'config', label: t('config.button') }] : []),
+                    { key: 'status', label: r.status === 2 ? t('action.enable') : t('action.stop') },
+                  ]
                 : []),
               ...(can('removeSensor') ? [{ key: 'delete', danger: true, label: t('action.delete') }] : []),
             ],
@@ -141,18 +152,19 @@ export default function SensorPage() {
   ];
   const fields: SearchField[] = [
     { name: 'devNo', type: 'input', label: t('sensor.devNo'), width: 140 },
-    { name: 'type', type: 'select', label: t('sensor.type'), width: 190, options: SENSOR_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) })) },
+    ...(kind === 'sensor' ? [{ name: 'type', type: 'select' as const, label: t('sensor.type'), width: 190, options: RADIO_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) })) }] : []),
+    ...(kind === 'gas' ? [{ name: 'gasCode', type: 'select' as const, label: t('gas.gasCode'), width: 220, options: GAS_CODES.map((g) => ({ value: g, label: typeName(t, 'gas', g) })) }] : []),
     { name: 'status', type: 'select', label: t('col.status'), width: 110, options: [0, 1, 2].map((s) => ({ value: s, label: t(`status.${s}`) })) },
     { name: 'bound', type: 'select', label: t('sensor.binding'), width: 120, options: [{ value: 'true', label: t('sensor.bound') }, { value: 'false', label: t('sensor.unbound') }] },
   ];
   return (
-    <PageCard title={t('sensor.title')}>
+    <PageCard title={t(`${def.texts}.title`)}>
       <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16, flexWrap: 'wrap' }}>
         <div style={{ flex: 1, minWidth: 240 }}>
-          <SearchBar fields={fields} onSearch={(v) => setFilters({ devNo: v.devNo as string, type: v.type as SensorType, status: v.status as number, bound: v.bound as Filters['bound'] })} />
+          <SearchBar fields={fields} onSearch={(v) => setFilters({ devNo: v.devNo as string, type: v.type as SensorType, gasCode: v.gasCode as string, status: v.status as number, bound: v.bound as Filters['bound'] })} />
         </div>
         <Space>
-          <Button onClick={() => navigate('/OperateRecord')}>{t('config.log')}</Button>
+          {kind === 'sensor' && <Button onClick={() => navigate('/OperateRecord')}>{t('config.log')}</Button>}
           {/* The platform manages loans on their page; a customer sees what it has lent out. */}
           {can('viewBorrow') ? <Button onClick={() => navigate('/sys/deviceTransfer')}>{t('loan:title')}</Button> : <Button onClick={() => setLentOut(true)}>{t('loan:lentOut')}</Button>}
           {can('newBorrow') && (
@@ -163,7 +175,7 @@ export default function SensorPage() {
               </Button>
             </Tooltip>
           )}
-          {can('editSensor') && (
+          {kind === 'sensor' && can('editSensor') && (
             <Tooltip title={selected.length && !batchOk ? t('config.mixed') : undefined}>
               <Button icon={<SettingOutlined />} disabled={!batchOk} onClick={() => setConfiguring(selected)}>
                 {t('config.button')}
@@ -185,14 +197,14 @@ export default function SensorPage() {
       </div>
       <PagedTable
         ref={table}
-        route={sensorApi.page}
+        route={def.api.page}
         params={params}
         size="small"
         rowKey="id"
         rowSelection={can('editSensor') || can('newBorrow') ? { selectedRowKeys: selected.map((r) => r.id), onChange: (_keys, rows) => setSelected(rows) } : undefined}
-        columns={columns} locale={{ emptyText: t('sensor.empty') }} scroll={{ x: 1650 }} />
-      <SensorDialog target={editing} onClose={() => setEditing(null)} onDone={reload} />
-      <ImportDialog open={importing} onClose={() => setImporting(false)} onDone={reload} />
+        columns={columns} locale={{ emptyText: t(`${def.texts}.empty`) }} scroll={{ x: 1650 }} />
+      <SensorDialog kind={kind} target={editing} onClose={() => setEditing(null)} onDone={reload} />
+      <ImportDialog def={def} open={importing} onClose={() => setImporting(false)} onDone={reload} />
       <ConfigDialog sensors={configuring} onClose={() => setConfiguring(null)} onDone={() => setSelected([])} />
       <LendDialog
         sensors={lending}

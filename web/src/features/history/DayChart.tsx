@@ -8,7 +8,12 @@ import { buildChartOption } from './chartOption';
 import { EChart } from './EChart';
 import { hasHumidity, quickRange } from './historyLogic';
 
-/** Today's readings of one device on the customer's wall clock (carrier and device detail pages). */
+const NO_ZONE = { tempMin: null, tempMax: null, humMin: null, humMax: null };
+
+/**
+ * Today's readings of one device on the customer's wall clock (carrier and device detail pages).
+ * A gas detector's chart is its concentration in ppm, a door magnet's its door (1 open, 0 closed).
+ */
 export function DayChart({ deviceNo, timeZone, height = 260 }: { deviceNo: string; timeZone: string | null; height?: number }) {
   const { t } = useTranslation('history');
   const [start, end] = useMemo(() => {
@@ -17,14 +22,21 @@ export function DayChart({ deviceNo, timeZone, height = 260 }: { deviceNo: strin
   }, [timeZone]);
   const q = useCall(historyApi.history, { query: { deviceNo, start, end, maxPoints: 600 } }, { refetchInterval: 60_000 });
   const option = useMemo(() => {
-    const points = q.data?.points ?? [];
+    const raw = q.data?.points ?? [];
+    const other = q.data?.type === 'gas' ? 'gas' : q.data?.type === 'magnet' ? 'door' : null;
+    const labels = { temp: t('temp'), hum: t('hum'), tempZone: t('tempZone'), humZone: t('humZone') };
+    if (other) {
+      // Its one value in the first series; the carrier's temperature zone is not its zone.
+      const points = raw.map((p) => ({ ...p, temp: p[other], hum: null }));
+      return buildChartOption({ points, zone: NO_ZONE, withHum: false, offsetMin: offsetMinutes(timeZone), span: [start, end], labels: { ...labels, temp: t(other) }, unit: other === 'gas' ? 'ppm' : '' });
+    }
     return buildChartOption({
-      points,
-      zone: q.data?.zone ?? { tempMin: null, tempMax: null, humMin: null, humMax: null },
-      withHum: (q.data ? sensorMeasuresHumidity(q.data.type) : false) || hasHumidity(points),
+      points: raw,
+      zone: q.data?.zone ?? NO_ZONE,
+      withHum: (q.data ? sensorMeasuresHumidity(q.data.type) : false) || hasHumidity(raw),
       offsetMin: offsetMinutes(timeZone),
       span: [start, end],
-      labels: { temp: t('temp'), hum: t('hum'), tempZone: t('tempZone'), humZone: t('humZone') },
+      labels,
     });
   }, [q.data, timeZone, start, end, t]);
   if (q.isPending) return <Spin style={{ display: 'block', padding: 40 }} />;

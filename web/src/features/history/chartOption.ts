@@ -25,6 +25,8 @@ interface Input {
   /** A period to highlight (an exception's start and end, UTC ms). */
   highlight?: { from: number; to: number; label: string };
   labels: { temp: string; hum: string; tempZone: string; humZone: string };
+  /** The first series' unit: °C, or what another kind reports in it (a gas detector's ppm). */
+  unit?: string;
 }
 
 /** Band between min and max, and the limits as dashed lines (max orange, min blue: spec §9). */
@@ -59,7 +61,7 @@ function withHighlight<T extends { markArea?: any }>(marks: T, h: Input['highlig
   return { ...marks, markArea };
 }
 
-export function buildChartOption({ points, zone, withHum, offsetMin, span, highlight, labels }: Input): ChartOption {
+export function buildChartOption({ points, zone, withHum, offsetMin, span, highlight, labels, unit = '°C' }: Input): ChartOption {
   const shift = offsetMin === null ? 0 : offsetMin * 60_000;
   const fmtTime = (v: number, fmt = 'YYYY-MM-DD HH:mm:ss') => (offsetMin === null ? dayjs(v).format(fmt) : dayjs.utc(v).format(fmt));
   const temp = points.map((p) => [p.ts + shift, p.temp ?? null]);
@@ -84,8 +86,8 @@ export function buildChartOption({ points, zone, withHum, offsetMin, span, highl
         const body = list
           .map((p: any) => {
             const v = p.value[1];
-            const unit = p.seriesIndex === 0 ? '°C' : '%RH';
-            return `${p.marker}${p.seriesName}: <b>${v === null || v === undefined ? '--' : Number(v).toFixed(2)}</b> ${unit}`;
+            const u = p.seriesIndex === 0 ? unit : '%RH';
+            return `${p.marker}${p.seriesName}: <b>${v === null || v === undefined ? '--' : Number(v).toFixed(2)}</b> ${u}`;
           })
           .join('<br/>');
         return `${head}<br/>${body}`;
@@ -99,7 +101,7 @@ export function buildChartOption({ points, zone, withHum, offsetMin, span, highl
       splitLine: { show: false },
     },
     yAxis: [
-      { type: 'value', name: '°C', position: 'left', ...padAxis(zone.tempMin, zone.tempMax), splitLine: { lineStyle: { type: 'dashed', color: '#f0f0f0' } } },
+      { type: 'value', name: unit, position: 'left', ...padAxis(zone.tempMin, zone.tempMax), splitLine: { lineStyle: { type: 'dashed', color: '#f0f0f0' } } },
       ...(withHum ? [{ type: 'value' as const, name: '%RH', position: 'right' as const, ...padAxis(zone.humMin, zone.humMax), splitLine: { show: false } }] : []),
     ],
     dataZoom: [
@@ -117,7 +119,7 @@ export function buildChartOption({ points, zone, withHum, offsetMin, span, highl
         lineStyle: { width: 1.5 },
         itemStyle: { color: TEMP_COLOR },
         data: temp,
-        ...withHighlight(zoneMarks(zone.tempMin, zone.tempMax, labels.tempZone, true, '°C'), highlight, shift),
+        ...withHighlight(zoneMarks(zone.tempMin, zone.tempMax, labels.tempZone, true, unit), highlight, shift),
       },
       ...(withHum
         ? [

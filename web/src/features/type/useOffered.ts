@@ -20,6 +20,7 @@ export function useOffered() {
       sensor: (type: string, keep?: string) => type === keep || sensor(type),
       gateway: (type: string, keep?: string) => type === keep || !off.has(`gateway:${type}`),
       carrier: (type: number, keep?: number) => type === keep || !carrierOff.has(type),
+      gas: (code: string, keep?: string | null) => code === keep || !off.has(`gas:${code}`),
     };
   }, [devices.data, carriers.data]);
 }
