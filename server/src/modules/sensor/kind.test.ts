@@ -58,6 +58,20 @@ describe('gas detectors and door magnets', () => {
     }
   });
 
+  it('binds a gas detector or door magnet to a carrier whatever its climate sensors measure', async () => {
+    // A carrier with a humidity zone left with a thermometer only (its hygrothermograph lent away, say).
+    await t.db.query(`UPDATE sensor SET type = 'zigbee_t' WHERE id = $1`, [a.sensorId]);
+    try {
+      expect((await gas({ devNo: 'G0000003', gasCode: '0x01', carrierId: a.carrierId })).state.code).toBe(200000);
+      expect((await req(a.cookie, 'POST', '/service/magnetism/add', { devNo: 'M0000003', type: 'magnet', gatewayId: a.gatewayId, carrierId: a.carrierId })).state.code).toBe(200000);
+      expect((await req(a.cookie, 'POST', '/service/sensor/add', { devNo: 'T0000003', type: 'zigbee_t', gatewayId: a.gatewayId, carrierId: a.carrierId })).result.errors).toEqual({
+        carrierId: 'A thermometer cannot have a humidity range',
+      });
+    } finally {
+      await t.db.query(`UPDATE sensor SET type = 'zigbee_th' WHERE id = $1`, [a.sensorId]);
+    }
+  });
+
   it('imports gas detectors and door magnets from their own templates, all rows or none', async () => {
     const template = await t.app.inject({ method: 'GET', url: '/service/gas/importTemplate', headers: { cookie: a.cookie, 'accept-language': 'en-US' } });
     const wb = new ExcelJS.Workbook();

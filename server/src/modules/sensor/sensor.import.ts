@@ -123,7 +123,7 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
 
   await insertAll(k, owner, out);
   // §5: a carrier whose sensors would all be thermometers cannot keep a humidity zone.
-  for (const id of new Set(out.map((r) => r.carrierId).filter((c): c is number => c !== null))) await checkHumidityZone(k, id, 'carrier');
+  if (kind === 'sensor') for (const id of new Set(out.map((r) => r.carrierId).filter((c): c is number => c !== null))) await checkHumidityZone(k, id, 'carrier');
   return { imported: out.length, devNos: out.map((r) => r.devNo) };
 }
 

@@ -163,7 +163,8 @@ export async function add(q: Queryable, scope: Scope, b: SensorBody, kind?: Sens
   const row = await mapUnique(() => k.insertInto('sensor').values({ customer_id: customerId, ...columns(b) }).returning('id').executeTakeFirstOrThrow(), {
     sensor_dev_no: numberExists(),
   });
-  if (b.carrierId) await checkHumidityZone(k, b.carrierId, 'carrierId');
+  // A gas detector or door magnet changes nothing of what the carrier measures.
+  if (b.carrierId && b.type !== 'gas' && b.type !== 'magnet') await checkHumidityZone(k, b.carrierId, 'carrierId');
   return { id: row.id };
 }
 
@@ -190,7 +191,8 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
   await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
     sensor_dev_no: numberExists(),
   });
-  if (b.carrierId) await checkHumidityZone(k, b.carrierId, 'carrierId');
+  // A gas detector or door magnet changes nothing of what the carrier measures.
+  if (b.carrierId && b.type !== 'gas' && b.type !== 'magnet') await checkHumidityZone(k, b.carrierId, 'carrierId');
   return { id: b.id, oldDevNo: cur.dev_no };
 }
 
