@@ -132,9 +132,15 @@ export class IngestService {
         const p = parseAck(payload);
         if (!p.ok) return this.malformed(gw, kind, p);
         const ack = p.value;
+        // An acknowledged output command is the relay's confirmed output (docs/devices.md "Relays").
         const rows = await this.deps.db.query(
-          `UPDATE device_command SET status = $3, detail = $4, finished_at = now()
-            WHERE cmd_id = $1 AND gateway_id = $2 AND status IN ('prepare', 'issuing') RETURNING id`,
+          `WITH done AS (
+             UPDATE device_command SET status = $3, detail = $4, finished_at = now()
+              WHERE cmd_id = $1 AND gateway_id = $2 AND status IN ('prepare', 'issuing') RETURNING id, relay_id, kind, payload)
+           , relay AS (
+             UPDATE relay r SET output = (d.payload->>'on')::boolean, output_at = now()
+               FROM done d WHERE $3 = 'end' AND d.kind = 'output' AND r.id = d.relay_id)
+           SELECT id FROM done`,
           [ack.cmdId, gw.id, ack.result === 'ok' ? 'end' : 'fail', ack.detail],
         );
         if (rows.length) return { ...ZERO, accepted: 1 };

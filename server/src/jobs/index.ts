@@ -9,10 +9,11 @@ import { JobRunner, type JobLog } from '../platform/jobs/runner.js';
 import { enforceRetention } from './retention.js';
 import { failOverdue } from './configTimeout.js';
 import { returnDueLoans } from './loanReturn.js';
+import { runRelaySwitches } from './relaySwitch.js';
 import { get as paramValue } from '../modules/param/param.repository.js';
 
 /** The console's periodic work, by name (docs/jobs.md). The names are what /sys/scheduled shows. */
-export const JOB = { presence: 'presence', rollup: 'rollup', retention: 'retention', noticeRetry: 'notice-retry', configTimeout: 'config-timeout', loanReturn: 'loan-return' } as const;
+export const JOB = { presence: 'presence', rollup: 'rollup', retention: 'retention', noticeRetry: 'notice-retry', configTimeout: 'config-timeout', loanReturn: 'loan-return', relaySwitch: 'relay-switch' } as const;
 
 export interface JobOptions {
   /** The alarm whose notices the retry job sweeps; absent = no notice job (tests of other parts). */
@@ -43,6 +44,7 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
     everyS: 60,
     run: async () => ({ failed: await failOverdue(db, Number(await paramValue(db, 'sensor_config_timeout_minutes'))) }),
   });
+  runner.register(JOB.relaySwitch, { everyS: 10, run: () => runRelaySwitches(deps) });
   runner.register(JOB.loanReturn, { everyS: 60, run: async () => ({ returned: await returnDueLoans(db, bus) }) });
   const alarm = opts.alarm;
   if (alarm) {

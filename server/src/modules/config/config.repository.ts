@@ -63,15 +63,6 @@ export async function issue(q: Queryable, scope: Scope, b: ConfigBody): Promise<
 }
 
 /** Published to the gateway: prepare → issuing (an ack that came first has already ended it). */
-export async function markIssued(q: Queryable, scope: Scope, id: number) {
-  await scoped(q, scope)
-    .updateTable('device_command')
-    .set({ status: 'issuing', issued_at: sql`coalesce(issued_at, now())` })
-    .where('id', '=', id)
-    .where('status', '=', 'prepare')
-    .execute();
-}
-
 export function configLog(q: Queryable, scope: Scope, f: PageInput & { devNo?: string; sensorId?: number; status?: ConfigState }) {
   const query = scoped(q, scope)
     .selectFrom('device_command as d')

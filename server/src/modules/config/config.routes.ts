@@ -2,7 +2,8 @@ import { configApi } from '@coldwatch/contract';
 import type { Module } from '../index.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { serve } from '../../platform/http/route.js';
-import { ingestOf } from '../../ingest/index.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { publishCommands } from './publish.js';
 import * as repo from './config.repository.js';
 
 /**
@@ -17,17 +18,7 @@ export const configRoutes: Module = (app, deps) => {
     const cmds = await mutate(db, req, { module: 'sensor', method: 'config', content: `configure sensors ${req.body.ids.join(',')} (${req.body.kind})`, params: req.body }, (q) =>
       repo.issue(q, req.scope, req.body),
     );
-    let published = 0;
-    for (const c of cmds) {
-      // Without an MQTT transport (or with the gateway away) it stays `prepare` for the gateway's next poll or session.
-      const sent = await ingestOf(deps)
-        .publishDown(c.sn, 'config', c.payload)
-        .catch(() => false);
-      if (!sent) continue;
-      await repo.markIssued(db, req.scope, c.id);
-      published++;
-    }
-    return { commands: cmds.length, published };
+    return { commands: cmds.length, published: await publishCommands(deps, scoped(db, req.scope), 'config', cmds) };
   });
   serve(app, configApi.log, { funcs: ['viewSensor'] }, async (req) => repo.configLog(db, req.scope, req.query));
   serve(app, configApi.del, { funcs: ['editSensor'] }, async (req) =>

@@ -74,7 +74,8 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
     carriers.set(c.name, [...(carriers.get(c.name) ?? []), c.id]);
   }
   const numbers = rows.map((r) => cell(r.cells, 'devNo'));
-  const taken = await takenOf(q, 'sensor', numbers.filter((n) => deviceNo.safeParse(n).success));
+  const valid = numbers.filter((n) => deviceNo.safeParse(n).success);
+  const taken = new Set([...(await takenOf(q, 'sensor', valid)), ...(await takenOf(q, 'relay', valid))]);
   const off = await disabledTypes(q);
 
   const errors: Record<string, string> = {};

@@ -159,7 +159,7 @@ export async function add(q: Queryable, scope: Scope, b: SensorBody, kind?: Sens
   await checkOffered(q, { sensor: b.type, gas: b.type === 'gas' ? b.gasCode : null });
   const k = scoped(q, scope);
   const customerId = await checkRefs(k, scope, b);
-  if (await isTaken(q, 'sensor', b.devNo)) throw numberExists();
+  if ((await isTaken(q, 'sensor', b.devNo)) || (await isTaken(q, 'relay', b.devNo))) throw numberExists();
   const row = await mapUnique(() => k.insertInto('sensor').values({ customer_id: customerId, ...columns(b) }).returning('id').executeTakeFirstOrThrow(), {
     sensor_dev_no: numberExists(),
   });
@@ -187,7 +187,7 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
   checkNotice(b, cur.calibNotice);
   await checkOffered(q, { sensor: b.type, gas: b.type === 'gas' ? b.gasCode : null }, cur.type, cur.gas_code);
   await checkRefs(k, scope, b, cur.customer_id);
-  if (await isTaken(q, 'sensor', b.devNo, b.id)) throw numberExists();
+  if ((await isTaken(q, 'sensor', b.devNo, b.id)) || (await isTaken(q, 'relay', b.devNo))) throw numberExists();
   await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
     sensor_dev_no: numberExists(),
   });

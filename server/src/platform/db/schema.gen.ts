@@ -131,6 +131,7 @@ export interface DeviceCommandTable {
   finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   operator: Generated<string>;
   order_type: Generated<string>;
+  relay_id: number | null;
 }
 
 export interface DeviceLoanTable {
@@ -364,6 +365,41 @@ export interface Reading5mTable {
   gas_n: Generated<number>;
 }
 
+export interface RelayTable {
+  id: Generated<number>;
+  customer_id: number;
+  dev_no: string;
+  name: string;
+  type: Generated<string>;
+  mac: Generated<string>;
+  report_interval: Generated<number>;
+  gateway_id: number;
+  carrier_id: number | null;
+  status: Generated<number>;
+  status_before_cancel: number | null;
+  output: boolean | null;
+  output_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  tz: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface RelaySwitchTable {
+  id: Generated<number>;
+  customer_id: number;
+  relay_id: number;
+  mode: string;
+  turn_on: boolean;
+  before_output: boolean | null;
+  cancel_after_s: number | null;
+  started_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  ended_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  end_kind: string | null;
+  result: string;
+  condition_reached: boolean | null;
+  operator: Generated<string>;
+  ended_by: string | null;
+}
+
 export interface RoleTable {
   id: Generated<number>;
   customer_id: number;
@@ -561,6 +597,8 @@ export interface DB {
   reading: ReadingTable;
   reading_1h: Reading1hTable;
   reading_5m: Reading5mTable;
+  relay: RelayTable;
+  relay_switch: RelaySwitchTable;
   role: RoleTable;
   role_func: RoleFuncTable;
   role_proxy_customer: RoleProxyCustomerTable;
@@ -603,6 +641,8 @@ export const TENANT_COLUMN = {
   reading: 'customer_id',
   reading_1h: 'customer_id',
   reading_5m: 'customer_id',
+  relay: 'customer_id',
+  relay_switch: 'customer_id',
   role: 'customer_id',
   role_func: 'customer_id',
   role_proxy_customer: 'customer_id',
