@@ -102,11 +102,14 @@ export function startSimulation(opts: SimulationOptions): Simulation {
       lastBeat = Date.now();
       void heartbeat();
     });
-    // Configuration commands (device-protocol.md down/config): the gateway applies them to its
-    // sensor and answers on up/ack a moment later; a device it does not have is a failure.
+    // Commands (device-protocol.md down/config, down/output): the gateway applies a configuration
+    // to its sensor and answers on up/ack a moment later, a device it does not have being a
+    // failure; an output switch (a relay on the gateway's bus, which the simulator does not
+    // model) it always carries out.
     client.on('connect', () => void client.subscribeAsync(`cc/${gw.sn}/down/#`, { qos: 1 }).catch(fail(gw.sn)));
     client.on('message', (topic, payload) => {
-      if (topic !== `cc/${gw.sn}/down/config`) return;
+      const output = topic === `cc/${gw.sn}/down/output`;
+      if (topic !== `cc/${gw.sn}/down/config` && !output) return;
       let cmd: { cmdId?: unknown; dev?: unknown };
       try {
         cmd = JSON.parse(payload.toString());
@@ -114,7 +117,7 @@ export function startSimulation(opts: SimulationOptions): Simulation {
         return;
       }
       if (typeof cmd.cmdId !== 'string') return;
-      const known = gw.sensors.some((s) => s.dev === cmd.dev);
+      const known = output || gw.sensors.some((s) => s.dev === cmd.dev);
       const ack = known ? { cmdId: cmd.cmdId, result: 'ok' } : { cmdId: cmd.cmdId, result: 'fail', detail: `no sensor ${String(cmd.dev)} on this gateway` };
       setTimeout(() => void up('ack', ack), opts.ackDelayMs ?? 1_500);
     });
