@@ -211,13 +211,15 @@ export async function cancel(q: Queryable, scope: Scope, ids: number[]) {
     const of = (eb: ExpressionBuilder<any, any>) => eb('customer_id', 'in', changed);
     await k.updateTable('role').set({ status: 0, cancelled_by_customer: true }).where(of).where('status', '=', 1).execute();
     await k.updateTable('app_user').set({ status: 0, cancelled_by_customer: true }).where(of).where('status', '=', 1).execute();
-    await k.updateTable('gateway').set((eb) => ({ status_before_cancel: eb.ref('status'), status: 2 })).where(of).where('status', '<>', 2).execute();
-    await k.updateTable('sensor').set((eb) => ({ status_before_cancel: eb.ref('status'), status: 2 })).where(of).where('status', '<>', 2).execute();
+    for (const t of DEVICE_TABLES) await k.updateTable(t).set((eb) => ({ status_before_cancel: eb.ref('status'), status: 2 })).where(of).where('status', '<>', 2).execute();
     await k.updateTable('carrier').set({ alarm_on: false, cancelled_by_customer: true }).where(of).where('alarm_on', '=', true).execute();
     await k.deleteFrom('user_session').where(of).execute();
   }
   return { cancelled: changed.length };
 }
+
+/** The devices a cancelled customer's stop covers (and its activation gives back). */
+const DEVICE_TABLES = ['gateway', 'sensor', 'relay', 'display'] as const;
 
 /** Activate: status 1 again, and exactly what the cancel turned off is turned back on. */
 export async function activate(q: Queryable, scope: Scope, ids: number[]) {
@@ -228,7 +230,7 @@ export async function activate(q: Queryable, scope: Scope, ids: number[]) {
     const of = (eb: ExpressionBuilder<any, any>) => eb('customer_id', 'in', changed);
     await k.updateTable('role').set({ status: 1, cancelled_by_customer: false }).where(of).where('cancelled_by_customer', '=', true).execute();
     await k.updateTable('app_user').set({ status: 1, cancelled_by_customer: false }).where(of).where('cancelled_by_customer', '=', true).execute();
-    for (const t of ['gateway', 'sensor'] as const) {
+    for (const t of DEVICE_TABLES) {
       await k
         .updateTable(t)
         .set((eb) => ({ status: sql<number>`${eb.ref('status_before_cancel')}`, status_before_cancel: null }))

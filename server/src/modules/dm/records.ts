@@ -128,3 +128,18 @@ export async function setDeviceStatus(k: Kysely<DB>, scope: Scope, table: 'gatew
     .execute();
   return rows.map((r) => ({ id: r.id, customerId: r.customer_id, status: r.status, key: r.key }));
 }
+
+/**
+ * A device on a gateway (sensor, relay, display): its customer is its gateway's, and a carrier
+ * it is bound to must be the same customer's (spec §5 "selected devices must belong to the same
+ * customer"); a scene-limited caller binds what it makes. `customerId`: the device's own, on a
+ * change. Answers the device's customer.
+ */
+export async function gatewayAndCarrier(k: Kysely<DB>, scope: Scope, b: { gatewayId: number; carrierId: number | null }, customerId?: number): Promise<number> {
+  requireBoundWhenLimited(scope, b.carrierId);
+  const gateway = await rowInScope(k, scope, 'gateway', b.gatewayId);
+  if (customerId !== undefined) sameCustomer(gateway, customerId, 'gateway');
+  const owner = customerId ?? gateway.customer_id;
+  if (b.carrierId) sameCustomer(await rowInScope(k, scope, 'carrier', b.carrierId), owner, 'carrier');
+  return owner;
+}

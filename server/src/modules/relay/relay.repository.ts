@@ -3,11 +3,11 @@ import { Code, type RelayBody } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { isTaken } from '../../platform/db/unique.js';
+import { deviceNumberTaken } from '../dm/deviceNumber.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
-import { limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
+import { gatewayAndCarrier, limitOf, mapUnique } from '../dm/records.js';
 
 /** Relays of spec §3 (docs/devices.md "Relays"): enrolment on a gateway, binding to a carrier. */
 
@@ -80,26 +80,17 @@ export function detail(q: Queryable, scope: Scope, id: number) {
 /** Device numbers are unique on the whole platform (device protocol), relays and sensors alike. */
 const numberExists = () => conflict(Code.CODE_EXISTS, 'errors.exists.number');
 
-async function checkRefs(k: Kysely<DB>, scope: Scope, b: RelayBody, customerId?: number) {
-  requireBoundWhenLimited(scope, b.carrierId);
-  const gateway = await rowInScope(k, scope, 'gateway', b.gatewayId);
-  if (customerId !== undefined) sameCustomer(gateway, customerId, 'gateway');
-  const owner = customerId ?? gateway.customer_id;
-  if (b.carrierId) sameCustomer(await rowInScope(k, scope, 'carrier', b.carrierId), owner, 'carrier');
-  return owner;
-}
 
-async function checkNumber(q: Queryable, k: Kysely<DB>, devNo: string, exceptId = 0) {
-  if (await isTaken(q, 'sensor', devNo)) throw numberExists();
-  if (await isTaken(q, 'relay', devNo, exceptId)) throw numberExists();
+async function checkNumber(q: Queryable, devNo: string, exceptId = 0) {
+  if (await deviceNumberTaken(q, devNo, { table: 'relay', id: exceptId })) throw numberExists();
 }
 
 const columns = (b: RelayBody) => ({ dev_no: b.devNo, name: b.name, type: b.type, mac: b.mac, report_interval: b.reportInterval, gateway_id: b.gatewayId, carrier_id: b.carrierId, tz: b.tz });
 
 export async function add(q: Queryable, scope: Scope, b: RelayBody) {
   const k = scoped(q, scope);
-  const customerId = await checkRefs(k, scope, b);
-  await checkNumber(q, k, b.devNo);
+  const customerId = await gatewayAndCarrier(k, scope, b);
+  await checkNumber(q, b.devNo);
   const row = await mapUnique(() => k.insertInto('relay').values({ customer_id: customerId, ...columns(b) }).returning('id').executeTakeFirstOrThrow(), { relay_dev_no: numberExists() });
   return { id: row.id };
 }
@@ -108,8 +99,8 @@ export async function update(q: Queryable, scope: Scope, b: RelayBody & { id: nu
   const k = scoped(q, scope);
   const cur = await k.selectFrom('relay as t').select(['t.id', 't.customer_id']).where('t.id', '=', b.id).where((eb) => relayLimit(eb, scope)).forUpdate().executeTakeFirst();
   if (!cur) throw notFound();
-  await checkRefs(k, scope, b, cur.customer_id);
-  await checkNumber(q, k, b.devNo, b.id);
+  await gatewayAndCarrier(k, scope, b, cur.customer_id);
+  await checkNumber(q, b.devNo, b.id);
   await mapUnique(() => k.updateTable('relay').set(columns(b)).where('id', '=', b.id).execute(), { relay_dev_no: numberExists() });
   return { id: b.id };
 }

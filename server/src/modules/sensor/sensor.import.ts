@@ -4,7 +4,7 @@ import { disabledTypes, sensorTypeOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { takenOf } from '../../platform/db/unique.js';
+import { deviceNumbersTaken } from '../dm/deviceNumber.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { AppError } from '../../platform/http/errors.js';
 import { readSheet, writeTemplate } from '../../platform/xlsx/sheet.js';
@@ -75,7 +75,7 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
   }
   const numbers = rows.map((r) => cell(r.cells, 'devNo'));
   const valid = numbers.filter((n) => deviceNo.safeParse(n).success);
-  const taken = new Set([...(await takenOf(q, 'sensor', valid)), ...(await takenOf(q, 'relay', valid))]);
+  const taken = await deviceNumbersTaken(q, valid);
   const off = await disabledTypes(q);
 
   const errors: Record<string, string> = {};

@@ -4,11 +4,11 @@ import { checkOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { isTaken } from '../../platform/db/unique.js';
+import { deviceNumberTaken } from '../dm/deviceNumber.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound, paramError } from '../../platform/http/errors.js';
-import { idsInScope, inUse, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
+import { gatewayAndCarrier, idsInScope, inUse, limitOf, mapUnique } from '../dm/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 
 /** Stored readings are `real`: round to the two decimals the devices send, so 4.52 is not 4.5199999. */
@@ -111,18 +111,6 @@ export function listOfType(q: Queryable, scope: Scope, type: SensorType) {
 /** Device numbers are unique on the whole platform (device protocol): ingest finds a reading's sensor by it alone. */
 const numberExists = () => conflict(Code.CODE_EXISTS, 'errors.exists.number');
 
-/**
- * The sensor's customer is its gateway's; a carrier it is bound to must be the same customer's
- * (spec §5 "selected devices must belong to the same customer").
- */
-async function checkRefs(k: Kysely<DB>, scope: Scope, b: SensorBody, customerId?: number) {
-  requireBoundWhenLimited(scope, b.carrierId);
-  const gateway = await rowInScope(k, scope, 'gateway', b.gatewayId);
-  if (customerId !== undefined) sameCustomer(gateway, customerId, 'gateway');
-  const owner = customerId ?? gateway.customer_id;
-  if (b.carrierId) sameCustomer(await rowInScope(k, scope, 'carrier', b.carrierId), owner, 'carrier');
-  return owner;
-}
 
 const columns = (b: SensorBody) => ({
   dev_no: b.devNo,
@@ -158,8 +146,8 @@ export async function add(q: Queryable, scope: Scope, b: SensorBody, kind?: Sens
   checkGas(b);
   await checkOffered(q, { sensor: b.type, gas: b.type === 'gas' ? b.gasCode : null });
   const k = scoped(q, scope);
-  const customerId = await checkRefs(k, scope, b);
-  if ((await isTaken(q, 'sensor', b.devNo)) || (await isTaken(q, 'relay', b.devNo))) throw numberExists();
+  const customerId = await gatewayAndCarrier(k, scope, b);
+  if (await deviceNumberTaken(q, b.devNo)) throw numberExists();
   const row = await mapUnique(() => k.insertInto('sensor').values({ customer_id: customerId, ...columns(b) }).returning('id').executeTakeFirstOrThrow(), {
     sensor_dev_no: numberExists(),
   });
@@ -186,8 +174,8 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
   if (cur.lent_from !== null && (b.devNo !== cur.dev_no || b.type !== cur.type)) throw paramError('errors.loan.borrowedFixed', { [b.devNo !== cur.dev_no ? 'devNo' : 'type']: 'errors.loan.borrowedFixed' });
   checkNotice(b, cur.calibNotice);
   await checkOffered(q, { sensor: b.type, gas: b.type === 'gas' ? b.gasCode : null }, cur.type, cur.gas_code);
-  await checkRefs(k, scope, b, cur.customer_id);
-  if ((await isTaken(q, 'sensor', b.devNo, b.id)) || (await isTaken(q, 'relay', b.devNo))) throw numberExists();
+  await gatewayAndCarrier(k, scope, b, cur.customer_id);
+  if (await deviceNumberTaken(q, b.devNo, { table: 'sensor', id: b.id })) throw numberExists();
   await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
     sensor_dev_no: numberExists(),
   });

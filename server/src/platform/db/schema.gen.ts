@@ -153,6 +153,25 @@ export interface DeviceLoanTable {
   ended_by: string | null;
 }
 
+export interface DisplayTable {
+  id: Generated<number>;
+  customer_id: number;
+  dev_no: string;
+  name: string;
+  nickname: Generated<string>;
+  type: Generated<string>;
+  gateway_id: number;
+  carrier_id: number | null;
+  alarm_on: Generated<boolean>;
+  alarm_duration_s: Generated<number>;
+  alarm_interval_s: Generated<number>;
+  heartbeat_interval_s: Generated<number>;
+  status: Generated<number>;
+  status_before_cancel: number | null;
+  tz: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface ExceptionRecordTable {
   id: Generated<number>;
   customer_id: number;
@@ -583,6 +602,7 @@ export interface DB {
   customer: CustomerTable;
   device_command: DeviceCommandTable;
   device_loan: DeviceLoanTable;
+  display: DisplayTable;
   exception_record: ExceptionRecordTable;
   gateway: GatewayTable;
   gateway_event: GatewayEventTable;
@@ -631,6 +651,7 @@ export const TENANT_COLUMN = {
   customer: 'id',
   device_command: 'customer_id',
   device_loan: 'customer_id',
+  display: 'customer_id',
   exception_record: 'customer_id',
   gateway: 'customer_id',
   gateway_event: 'customer_id',
