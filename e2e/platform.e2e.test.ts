@@ -47,11 +47,12 @@ describe('scheduled jobs and retention', () => {
   it('/sys opens the scheduled jobs; each has run once the console is up', async () => {
     await page.goto(`${console_.url}/sys`);
     await page.waitForURL(/\/sys\/scheduled/);
-    for (const name of ['Device presence', 'Reading rollups', 'Retention', 'Notice retries', 'Configuration timeout']) await page.getByText(name, { exact: true }).waitFor();
+    const names = ['Device presence', 'Reading rollups', 'Retention', 'Notice retries', 'Configuration timeout', 'Relay switching', 'Loan returns'];
+    for (const name of names) await page.getByText(name, { exact: true }).waitFor();
     // The first runs happen at start: the rollups back-filled the demo history.
     await expect
       .poll(async () => (await call('GET', '/service/scheduled/list')).result.filter((j: any) => j.lastState === 'done').length, { timeout: 30_000 })
-      .toBe(5);
+      .toBe(names.length);
     await page.getByRole('button', { name: 'Reload' }).click();
     await page.getByText(/five-minute buckets rolled up/).waitFor();
     await settled(page);
