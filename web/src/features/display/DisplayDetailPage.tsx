@@ -2,11 +2,19 @@
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Card, Descriptions, Empty, Space, Spin, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { displayApi, dmApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { PageCard } from '../../ui';
 import { formatInZone } from '../../lib/format';
 import { DeviceStatus } from '../device/DeviceStatus';
+
+/** What a screen shows of a device: temperature and humidity, a gas concentration, a door's state. */
+function valueText(s: { type: string; temp: number | null; hum: number | null; gas: number | null; door: number | null }, t: TFunction): string {
+  if (s.type === 'gas') return s.gas === null ? '--' : `${s.gas.toFixed(1)} ppm`;
+  if (s.type === 'magnet') return s.door === null ? '--' : t(s.door ? 'device:magnet.open' : 'device:magnet.closed');
+  return `${s.temp === null ? '--' : `${s.temp.toFixed(1)} °C`}${s.hum === null ? '' : ` · ${s.hum.toFixed(1)} %RH`}`;
+}
 
 export default function DisplayDetailPage() {
   const { t } = useTranslation('display');
@@ -49,8 +57,7 @@ export default function DisplayDetailPage() {
                 <Space key={s.id} direction="vertical" size={0}>
                   <Typography.Text type="secondary">{s.devNo}</Typography.Text>
                   <Typography.Text strong style={{ fontSize: 20 }}>
-                    {s.temp === null ? '--' : `${s.temp.toFixed(1)} °C`}
-                    {s.hum === null ? '' : ` · ${s.hum.toFixed(1)} %RH`}
+                    {valueText(s, t)}
                   </Typography.Text>
                 </Space>
               ))}
