@@ -35,6 +35,7 @@ export * from './api/config.js';
 export * from './api/loan.js';
 export * from './api/relay.js';
 export * from './api/display.js';
+export * from './api/base.js';
 export * from './reading.js';
 export * from './api/metrics.js';
 export * from './refs.gen.js';

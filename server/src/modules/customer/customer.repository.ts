@@ -219,7 +219,7 @@ export async function cancel(q: Queryable, scope: Scope, ids: number[]) {
 }
 
 /** The devices a cancelled customer's stop covers (and its activation gives back). */
-const DEVICE_TABLES = ['gateway', 'sensor', 'relay', 'display'] as const;
+const DEVICE_TABLES = ['gateway', 'sensor', 'relay', 'display', 'base'] as const;
 
 /** Activate: status 1 again, and exactly what the cancel turned off is turned back on. */
 export async function activate(q: Queryable, scope: Scope, ids: number[]) {

@@ -9,6 +9,8 @@ import { conflict, notFound, paramError } from '../../platform/http/errors.js';
 import { gatewayAndCarrier, mapUnique } from '../dm/records.js';
 import { deviceNumberTaken } from '../dm/deviceNumber.js';
 import { relayLimit } from '../relay/relay.repository.js';
+import { busRemove, busSetStatus } from '../dm/busDevice.js';
+import { checkOffered } from '../type/type.repository.js';
 
 /** Display screens of spec §3 (docs/devices.md "Displays"): enrolment on a gateway, the point they show, their alarm settings. */
 
@@ -75,6 +77,7 @@ async function check(q: Queryable, b: DisplayBody, exceptId = 0) {
   // One sounding must be over before the next begins.
   if (b.alarmInterval < b.alarmDuration) throw paramError('errors.display.intervalBelowDuration', { alarmInterval: 'errors.display.intervalBelowDuration' });
   if (await deviceNumberTaken(q, b.devNo, { table: 'display', id: exceptId })) throw exists();
+  if (!exceptId) await checkOffered(q, { other: { kind: 'display', code: b.type } });
 }
 
 const columns = (b: DisplayBody) => ({
@@ -109,22 +112,6 @@ export async function update(q: Queryable, scope: Scope, b: DisplayBody & { id: 
   return { id: b.id };
 }
 
-async function inScope(k: Kysely<DB>, scope: Scope, ids: number[]) {
-  const unique = [...new Set(ids)];
-  const rows = await k.selectFrom('display as t').select('t.id').where('t.id', 'in', unique).where((eb) => relayLimit(eb, scope)).execute();
-  if (rows.length !== unique.length) throw notFound();
-}
+export const setStatus = (q: Queryable, scope: Scope, ids: number[], stopped: boolean) => busSetStatus(scoped(q, scope), scope, 'display', ids, stopped);
 
-export async function setStatus(q: Queryable, scope: Scope, ids: number[], stopped: boolean) {
-  const k = scoped(q, scope);
-  await inScope(k, scope, ids);
-  const rows = await k.updateTable('display').set({ status: stopped ? 2 : 0 }).where('id', 'in', ids).where('status', stopped ? '<>' : '=', 2).returning('id').execute();
-  return rows.length;
-}
-
-export async function remove(q: Queryable, scope: Scope, ids: number[]) {
-  const k = scoped(q, scope);
-  await inScope(k, scope, ids);
-  const gone = await k.deleteFrom('display').where('id', 'in', ids).returning('id').execute();
-  return { deleted: gone.length };
-}
+export const remove = (q: Queryable, scope: Scope, ids: number[]) => busRemove(scoped(q, scope), scope, 'display', ids);

@@ -3,10 +3,10 @@ import { isTaken, takenOf } from '../../platform/db/unique.js';
 
 /**
  * Device numbers are one namespace on the whole platform (device protocol: a reading's or an
- * output's `dev` names one device): sensors (gas detectors and door magnets included), relays
- * and displays alike.
+ * output's `dev` names one device): sensors (gas detectors and door magnets included), relays,
+ * displays and smart bases alike.
  */
-const NUMBERED = ['sensor', 'relay', 'display'] as const;
+const NUMBERED = ['sensor', 'relay', 'display', 'base'] as const;
 type Numbered = (typeof NUMBERED)[number];
 
 /** Whether the number is taken by any device but `except` (the one being changed). */

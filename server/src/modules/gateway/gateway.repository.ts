@@ -160,8 +160,7 @@ export async function remove(q: Queryable, scope: Scope, ids: number[]) {
   const k = scoped(q, scope);
   await idsInScope(k, scope, 'gateway', ids);
   if (await k.selectFrom('sensor').select('id').where('gateway_id', 'in', ids).limit(1).executeTakeFirst()) throw inUse('gateway');
-  if (await k.selectFrom('relay').select('id').where('gateway_id', 'in', ids).limit(1).executeTakeFirst()) throw inUse('gateway');
-  if (await k.selectFrom('display').select('id').where('gateway_id', 'in', ids).limit(1).executeTakeFirst()) throw inUse('gateway');
+  for (const t of ['relay', 'display', 'base'] as const) if (await k.selectFrom(t).select('id').where('gateway_id', 'in', ids).limit(1).executeTakeFirst()) throw inUse('gateway');
   // A lent sensor comes home to the gateway it left (docs/devices.md "Lending").
   if (await k.selectFrom('device_loan').select('id').where('origin_gateway_id', 'in', ids).where('ended_at', 'is', null).limit(1).executeTakeFirst()) throw inUse('gateway');
   const gone = await k.deleteFrom('gateway').where('id', 'in', ids).returning('sn').execute();

@@ -4,6 +4,7 @@ import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { deviceNumberTaken } from '../dm/deviceNumber.js';
+import { checkOffered } from '../type/type.repository.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
@@ -90,6 +91,7 @@ const columns = (b: RelayBody) => ({ dev_no: b.devNo, name: b.name, type: b.type
 export async function add(q: Queryable, scope: Scope, b: RelayBody) {
   const k = scoped(q, scope);
   const customerId = await gatewayAndCarrier(k, scope, b);
+  await checkOffered(q, { other: { kind: 'relay', code: b.type } });
   await checkNumber(q, b.devNo);
   const row = await mapUnique(() => k.insertInto('relay').values({ customer_id: customerId, ...columns(b) }).returning('id').executeTakeFirstOrThrow(), { relay_dev_no: numberExists() });
   return { id: row.id };

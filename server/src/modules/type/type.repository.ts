@@ -105,11 +105,17 @@ const refused = (field: string) => paramError('errors.rule.typeDisabled', { [fie
  * A new device or carrier, or a changed type, must be one the catalogue offers; what exists
  * keeps its type (`current`).
  */
-export async function checkOffered(q: Queryable, what: { sensor?: string; gas?: string | null; gateway?: string; carrier?: number }, current?: string | number, currentGas?: string | null) {
+export async function checkOffered(
+  q: Queryable,
+  what: { sensor?: string; gas?: string | null; gateway?: string; carrier?: number; other?: { kind: 'relay' | 'display' | 'base'; code: string } },
+  current?: string | number,
+  currentGas?: string | null,
+) {
   const off = await disabledTypes(q);
   if (!off.size) return;
   const sameSensor = what.sensor === current && (what.sensor !== 'gas' || what.gas === currentGas);
   if (what.sensor !== undefined && !sameSensor && !sensorTypeOffered(off, what.sensor, what.gas)) throw refused(what.sensor === 'gas' && what.gas ? 'gasCode' : 'type');
   if (what.gateway !== undefined && what.gateway !== current && off.has(`gateway:${what.gateway}`)) throw refused('type');
   if (what.carrier !== undefined && what.carrier !== current && off.has(`${CARRIER_TYPE_KIND}:${what.carrier}`)) throw refused('type');
+  if (what.other && what.other.code !== current && off.has(`${what.other.kind}:${what.other.code}`)) throw refused('type');
 }

@@ -49,6 +49,21 @@ export interface AppUserTable {
   locked_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+export interface BaseTable {
+  id: Generated<number>;
+  customer_id: number;
+  dev_no: string;
+  name: string;
+  type: string;
+  gateway_id: number;
+  carrier_id: number | null;
+  description: Generated<string>;
+  status: Generated<number>;
+  status_before_cancel: number | null;
+  tz: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface CaptchaSpentTable {
   id: string;
   expires_at: ColumnType<Date, Date | string, Date | string>;
@@ -595,6 +610,7 @@ export interface DB {
   alarm_queue: AlarmQueueTable;
   alarm_switch_log: AlarmSwitchLogTable;
   app_user: AppUserTable;
+  base: BaseTable;
   captcha_spent: CaptchaSpentTable;
   carrier: CarrierTable;
   carrier_contact: CarrierContactTable;
@@ -645,6 +661,7 @@ export const TENANT_COLUMN = {
   alarm_queue: 'customer_id',
   alarm_switch_log: 'customer_id',
   app_user: 'customer_id',
+  base: 'customer_id',
   carrier: 'customer_id',
   carrier_contact: 'customer_id',
   contact: 'customer_id',

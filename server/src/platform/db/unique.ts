@@ -3,7 +3,7 @@ import type { Queryable } from './client.js';
 import { crossTenant } from './kysely.js';
 
 /** Values unique on the whole platform, not per customer (device protocol: gateway sn, sensor number). */
-const PLATFORM_UNIQUE = { gateway: 'sn', sensor: 'dev_no', relay: 'dev_no', display: 'dev_no' } as const;
+const PLATFORM_UNIQUE = { gateway: 'sn', sensor: 'dev_no', relay: 'dev_no', display: 'dev_no', base: 'dev_no' } as const;
 
 /**
  * Whether a platform-unique value is taken by any other row, of any customer. Answers only

@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/schema.gen.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import { notFound } from '../../platform/http/errors.js';
+import { limitOf } from './records.js';
+
+/*
+ * The devices that hang on a gateway without readings of their own (displays, smart bases):
+ * their scene limit is their carrier's, as a gateway's; stopping, enabling and deleting them is
+ * the same for each. The table comes from this closed list, never from input.
+ */
+export type BusTable = 'display' | 'base';
+
+/** Every id a device of the table in the caller's scope and limit; else 404. */
+export async function busInScope(k: Kysely<DB>, scope: Scope, table: BusTable, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const rows = await k
+    .selectFrom(`${table} as t` as 'display as t')
+    .select('t.id')
+    .where('t.id', 'in', unique)
+    .where((eb) => limitOf(eb, scope, 'gateway'))
+    .execute();
+  if (rows.length !== unique.length) throw notFound();
+}
+
+export async function busSetStatus(k: Kysely<DB>, scope: Scope, table: BusTable, ids: number[], stopped: boolean): Promise<number> {
+  await busInScope(k, scope, table, ids);
+  const rows = await k
+    .updateTable(`${table} as t` as 'display as t')
+    .set({ status: stopped ? 2 : 0 })
+    .where('t.id', 'in', ids)
+    .where('t.status', stopped ? '<>' : '=', 2)
+    .returning('t.id')
+    .execute();
+  return rows.length;
+}
+
+export async function busRemove(k: Kysely<DB>, scope: Scope, table: BusTable, ids: number[]) {
+  await busInScope(k, scope, table, ids);
+  const gone = await k.deleteFrom(`${table} as t` as 'display as t').where('t.id', 'in', ids).returning('t.id').execute();
+  return { deleted: gone.length };
+}
