@@ -34,6 +34,9 @@ describe('gas detectors and door magnets', () => {
     const magnet = await call(t, a.cookie, 'POST', '/service/magnetism/add', { devNo: 'M0000001', type: 'magnet', gatewayId: a.gatewayId, carrierId: a.carrierId });
 
     expect((await page('/service/gas')).rows).toEqual([expect.objectContaining({ devNo: 'G0000001', type: 'gas', gasCode: '0x04' })]);
+    // The type catalogue counts a gas detector under its gas.
+    const gases = await call(t, a.cookie, 'GET', '/service/share/getDeviceType/gas');
+    expect(gases.filter((g: { inUse: number }) => g.inUse > 0)).toEqual([expect.objectContaining({ code: '0x04', inUse: 1 })]);
     expect((await page('/service/gas', '&gasCode=0x01')).total).toBe(0);
     expect((await page('/service/magnetism')).rows.map((r: { devNo: string }) => r.devNo)).toEqual(['M0000001']);
     expect((await page('/service/sensor', '&kind=sensor')).rows.map((r: { devNo: string }) => r.devNo)).toEqual([a.devNo]);

@@ -40,14 +40,20 @@ async function settings(q: Queryable): Promise<Map<string, Setting>> {
   return new Map(rows.map((r) => [`${r.kind}:${r.code}`, { ...r, updatedAt: Number(r.updatedAt) }]));
 }
 
-/** How many of the caller's devices have each type: sensor rows by type (gas and magnet included), gateways by type. */
+/** How many of the caller's devices have each type: sensor rows by type (gas detectors by their gas), gateways, relays, displays and bases by type. */
 async function deviceCounts(q: Queryable, scope: Scope): Promise<Map<string, number>> {
   const k = scoped(q, scope);
-  const sensors = await k.selectFrom('sensor').select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute();
-  const gateways = await k.selectFrom('gateway').select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute();
+  const sensors = await k
+    .selectFrom('sensor')
+    .select(['type', 'gas_code', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy(['type', 'gas_code'])
+    .execute();
   const out = new Map<string, number>();
-  for (const s of sensors) out.set(s.type === 'magnet' ? 'magnet:magnet1' : s.type === 'gas' ? 'gas:*' : `sensor:${s.type}`, Number(s.n));
-  for (const g of gateways) out.set(`gateway:${g.type}`, Number(g.n));
+  const add = (key: string, n: number) => out.set(key, (out.get(key) ?? 0) + Number(n));
+  for (const s of sensors) add(s.type === 'magnet' ? 'magnet:magnet1' : s.type === 'gas' ? `gas:${s.gas_code ?? '*'}` : `sensor:${s.type}`, s.n);
+  for (const t of ['gateway', 'relay', 'display', 'base'] as const) {
+    for (const r of await k.selectFrom(t).select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute()) add(`${t}:${r.type}`, r.n);
+  }
   return out;
 }
 
@@ -55,8 +61,8 @@ export async function listDeviceTypes(q: Queryable, scope: Scope, kind?: DeviceK
   const [set, counts] = await Promise.all([settings(q), deviceCounts(q, scope)]);
   return DEVICE_TYPE_CATALOGUE.filter((d) => !kind || d.kind === kind).map((d) => {
     const s = set.get(`${d.kind}:${d.code}`);
-    // Gas detectors are one sensor type whatever their gas: the count is theirs, shown on the first code.
-    const inUse = d.kind === 'gas' ? (d.code === GAS_CODES[0] ? (counts.get('gas:*') ?? 0) : 0) : (counts.get(`${d.kind}:${d.code}`) ?? 0);
+    // A gas detector counts under its gas; one enrolled before gases were named, under the first code.
+    const inUse = (counts.get(`${d.kind}:${d.code}`) ?? 0) + (d.kind === 'gas' && d.code === GAS_CODES[0] ? (counts.get('gas:*') ?? 0) : 0);
     return { kind: d.kind, code: d.code, readings: [...d.readings], enabled: s?.enabled ?? true, remark: s?.remark ?? '', inUse, updatedAt: s?.updatedAt ?? null };
   });
 }
