@@ -2,19 +2,12 @@
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Card, Descriptions, Empty, Space, Spin, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
-import { displayApi, dmApi } from '@coldwatch/contract';
+import { displayApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { PageCard } from '../../ui';
 import { formatInZone } from '../../lib/format';
 import { DeviceStatus } from '../device/DeviceStatus';
-
-/** What a screen shows of a device: temperature and humidity, a gas concentration, a door's state. */
-function valueText(s: { type: string; temp: number | null; hum: number | null; gas: number | null; door: number | null }, t: TFunction): string {
-  if (s.type === 'gas') return s.gas === null ? '--' : `${s.gas.toFixed(1)} ppm`;
-  if (s.type === 'magnet') return s.door === null ? '--' : t(s.door ? 'device:magnet.open' : 'device:magnet.closed');
-  return `${s.temp === null ? '--' : `${s.temp.toFixed(1)} °C`}${s.hum === null ? '' : ` · ${s.hum.toFixed(1)} %RH`}`;
-}
+import { PointValues } from '../device/PointValues';
 
 export default function DisplayDetailPage() {
   const { t } = useTranslation('display');
@@ -22,7 +15,6 @@ export default function DisplayDetailPage() {
   const [params] = useSearchParams();
   const id = Number(params.get('id')) || 0;
   const q = useCall(displayApi.detail, { query: { id } }, { enabled: id > 0, refetchInterval: 30_000 });
-  const point = useCall(dmApi.mpDetail, { query: { carrierId: q.data?.carrierId ?? 0 } }, { enabled: !!q.data?.carrierId, refetchInterval: 30_000 });
   if (!id) return <PageCard><Empty description={t('noId')} /></PageCard>;
   if (q.isError) return <PageCard><Alert type="error" showIcon title={t('notFound')} /></PageCard>;
   if (!q.data) return <Spin style={{ display: 'block', padding: 80 }} />;
@@ -51,20 +43,7 @@ export default function DisplayDetailPage() {
       </PageCard>
       {d.carrierId && (
         <Card size="small" title={t('shows', { name: d.carrierName })}>
-          {point.data ? (
-            <Space size={24} wrap>
-              {point.data.sensors.map((s) => (
-                <Space key={s.id} direction="vertical" size={0}>
-                  <Typography.Text type="secondary">{s.devNo}</Typography.Text>
-                  <Typography.Text strong style={{ fontSize: 20 }}>
-                    {valueText(s, t)}
-                  </Typography.Text>
-                </Space>
-              ))}
-            </Space>
-          ) : (
-            <Spin />
-          )}
+          <PointValues carrierId={d.carrierId} />
         </Card>
       )}
     </Space>

@@ -21,6 +21,7 @@ export function useOffered() {
       gateway: (type: string, keep?: string) => type === keep || !off.has(`gateway:${type}`),
       carrier: (type: number, keep?: number) => type === keep || !carrierOff.has(type),
       gas: (code: string, keep?: string | null) => code === keep || !off.has(`gas:${code}`),
+      other: (kind: 'relay' | 'display' | 'base', code: string) => !off.has(`${kind}:${code}`),
     };
   }, [devices.data, carriers.data]);
 }
