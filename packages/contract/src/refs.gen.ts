@@ -96,6 +96,7 @@ export const gatewayRefs: RefsOf<typeof gatewayApi> = {
   resetSecret: { method: 'POST', path: '/service/gateway/resetSecret' },
   setStatus: { method: 'PUT', path: '/service/gateway/status', body: true },
   del: { method: 'DELETE', path: '/service/gateway/del' },
+  heartbeats: { method: 'GET', path: '/service/gateway/heartbeats' },
 };
 
 export const historyRefs: RefsOf<typeof historyApi> = {

@@ -94,14 +94,21 @@ export class IngestService {
         const p = parseHeartbeat(payload);
         if (!p.ok) return this.malformed(gw, kind, p);
         const hb = p.value;
+        // The gateway's state, and its heartbeat history while the parameter keeps one (one statement).
         const row = await this.deps.db.one<{ status: number; old_status: number }>(
-          `UPDATE gateway g SET status = CASE WHEN g.status = 2 THEN 2 ELSE 1 END, last_seen_at = now(),
-                  power = COALESCE($2, g.power), tcp = COALESCE($3, g.tcp), lte = COALESCE($4, g.lte), flight = COALESCE($5, g.flight),
-                  ip = COALESCE($6, g.ip), wan_ip = COALESCE($7, g.wan_ip), lat = COALESCE($8, g.lat), lng = COALESCE($9, g.lng), tz = COALESCE($10, g.tz)
-             FROM (SELECT id, status AS old_status FROM gateway WHERE id = $1 FOR UPDATE) o
-            WHERE g.id = o.id
-            RETURNING g.status, o.old_status`,
-          [gw.id, hb.power, hb.tcp, hb.lte, hb.flight, hb.ip, hb.wanIp, hb.lat, hb.lng, hb.tz],
+          `WITH u AS (
+             UPDATE gateway g SET status = CASE WHEN g.status = 2 THEN 2 ELSE 1 END, last_seen_at = now(),
+                    power = COALESCE($2, g.power), tcp = COALESCE($3, g.tcp), lte = COALESCE($4, g.lte), flight = COALESCE($5, g.flight),
+                    ip = COALESCE($6, g.ip), wan_ip = COALESCE($7, g.wan_ip), lat = COALESCE($8, g.lat), lng = COALESCE($9, g.lng), tz = COALESCE($10, g.tz)
+               FROM (SELECT id, status AS old_status FROM gateway WHERE id = $1 FOR UPDATE) o
+              WHERE g.id = o.id
+              RETURNING g.status, o.old_status, g.customer_id)
+           , h AS (
+             INSERT INTO gateway_heartbeat (customer_id, gateway_id, ts, power, tcp, lte, flight, ip, wan_ip, lat, lng)
+             SELECT u.customer_id, $1, COALESCE(to_timestamp($11::bigint / 1000.0), now()), $2, $3, $4, $5, $6, $7, $8, $9 FROM u
+              WHERE COALESCE((SELECT value FROM setting WHERE key = 'gateway_heartbeat_history'), 'on') = 'on')
+           SELECT status, old_status FROM u`,
+          [gw.id, hb.power, hb.tcp, hb.lte, hb.flight, hb.ip, hb.wanIp, hb.lat, hb.lng, hb.tz, hb.ts],
         );
         if (row && row.status !== row.old_status) this.deps.bus.emit('deviceStatus', { customerId: gw.customerId, kind: 'gateway', id: gw.id, status: row.status });
         return { ...ZERO, accepted: row ? 1 : 0 };

@@ -57,6 +57,6 @@ describe('retention job', () => {
   });
 
   it('a second run finds nothing more to remove', async () => {
-    expect(await enforceRetention(t.db, NOW)).toEqual({ readings: 0, partitions: '-', rollups: 0, logs: 0, files: 0, cache: 0 });
+    expect(await enforceRetention(t.db, NOW)).toEqual({ readings: 0, partitions: '-', rollups: 0, logs: 0, files: 0, cache: 0, heartbeats: 0 });
   });
 });

@@ -42,5 +42,8 @@ export async function enforceRetention(db: Db, now = Date.now()) {
     n(await k.deleteFrom('user_session').where('expires_at', '<', nowTs).execute()) +
     n(await k.deleteFrom('job').where('state', 'in', ['done', 'failed']).where('finished_at', '<', cacheBefore).execute());
 
-  return { readings, partitions: dropped.join(', ') || '-', rollups, logs, files, cache };
+  const heartbeatsBefore = new Date(now - (await days('gateway_heartbeat_history_days')) * DAY_MS);
+  const heartbeats = n(await k.deleteFrom('gateway_heartbeat').where('received_at', '<', heartbeatsBefore).execute());
+
+  return { readings, partitions: dropped.join(', ') || '-', rollups, logs, files, cache, heartbeats };
 }

@@ -105,6 +105,29 @@ export const gatewayApi = {
     result: statusChanged,
   }),
   del: route({ method: 'DELETE', path: '/service/gateway/del', tag: 'gateway', summary: 'Delete gateways that carry no sensors', query: idsQuery, result: deletedResult }),
+  /** Spec §3 Gateway "heartbeat history": kept while the parameter gateway_heartbeat_history is on. */
+  heartbeats: route({
+    method: 'GET',
+    path: '/service/gateway/heartbeats',
+    tag: 'gateway',
+    summary: "A gateway's heartbeat history, newest first",
+    query: pageQuery({ gatewayId: id }, []),
+    result: pageOf(
+      z.object({
+        id: z.number().int(),
+        ts: ms,
+        receivedAt: ms,
+        power: z.string().nullable(),
+        tcp: z.boolean().nullable(),
+        lte: z.boolean().nullable(),
+        flight: z.boolean().nullable(),
+        ip: z.string().nullable(),
+        wanIp: z.string().nullable(),
+        lat: z.number().nullable(),
+        lng: z.number().nullable(),
+      }),
+    ),
+  }),
 };
 
 /** The sensor rows of spec §2's device menu: radio sensors, gas detectors (/device/gas), door magnets (/device/magnetism). */

@@ -28,6 +28,9 @@ export const PARAMS = {
    */
   /** Minutes a configuration command waits for its gateway's ack before it fails (spec §3 "sensor configuration timeout"). */
   sensor_config_timeout_minutes: { default: '10', ...days(1, 1440, 'errors.param.configTimeout') },
+  /** 'on': every gateway heartbeat is kept (spec §3 "gateway heartbeat history on/off and days"), for the days below. */
+  gateway_heartbeat_history: { default: 'on', error: 'errors.param.onOff', valid: (v: string) => v === 'on' || v === 'off' },
+  gateway_heartbeat_history_days: { default: '30', ...days(1, 365, 'errors.param.clearDays') },
   map_tile_url: { default: '', error: 'errors.param.tileUrl', valid: (v: string) => v === '' || isTileUrl(v) },
 } as const satisfies Record<string, { default: string; error: string; valid: (v: string) => boolean }>;
 

@@ -166,3 +166,14 @@ export async function remove(q: Queryable, scope: Scope, ids: number[]) {
   const gone = await k.deleteFrom('gateway').where('id', 'in', ids).returning('sn').execute();
   return { deleted: gone.length, sns: gone.map((g) => g.sn) };
 }
+
+/** A gateway's heartbeat history (spec §3), newest first; the gateway must be in the caller's scope and limit. */
+export async function heartbeats(q: Queryable, scope: Scope, f: PageInput & { gatewayId: number }) {
+  const k = scoped(q, scope);
+  await rowInScope(k, scope, 'gateway', f.gatewayId);
+  const query = k
+    .selectFrom('gateway_heartbeat as h')
+    .select(['h.id', msOf('h.ts').as('ts'), msOf('h.received_at').as('receivedAt'), 'h.power', 'h.tcp', 'h.lte', 'h.flight', 'h.ip', 'h.wan_ip as wanIp', 'h.lat', 'h.lng'])
+    .where('h.gateway_id', '=', f.gatewayId);
+  return paged(query, f, { by: ['h.received_at desc', 'h.id desc'], windowedCountOn: k });
+}

@@ -10,6 +10,7 @@ import * as repo from './gateway.repository.js';
 /** Gateways of spec §3: enrolment with a one-time secret, status and heartbeat fields. */
 export const gatewayRoutes: Module = (app, { db, bus }) => {
   serve(app, gatewayApi.page, { funcs: ['viewGateway'] }, async (req) => repo.page(db, req.scope, req.query));
+  serve(app, gatewayApi.heartbeats, { funcs: ['viewGateway'] }, async (req) => repo.heartbeats(db, req.scope, req.query));
 
   serve(app, gatewayApi.detail, { funcs: ['viewGateway'] }, async (req) => (await repo.detail(db, req.scope, req.query.id)) ?? Promise.reject(notFound()));
 

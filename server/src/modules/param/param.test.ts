@@ -33,6 +33,8 @@ describe('parameters', () => {
       export_retention_days: '7',
       cache_retention_days: '1',
       sensor_config_timeout_minutes: '10',
+      gateway_heartbeat_history: 'on',
+      gateway_heartbeat_history_days: '30',
       map_tile_url: '',
       editable: true,
     });

@@ -245,6 +245,22 @@ export interface GatewayEventTable {
   received_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface GatewayHeartbeatTable {
+  id: Generated<number>;
+  customer_id: number;
+  gateway_id: number;
+  ts: ColumnType<Date, Date | string, Date | string>;
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  power: string | null;
+  tcp: boolean | null;
+  lte: boolean | null;
+  flight: boolean | null;
+  ip: string | null;
+  wan_ip: string | null;
+  lat: number | null;
+  lng: number | null;
+}
+
 export interface IngestRejectTable {
   id: Generated<number>;
   gateway_sn: string | null;
@@ -622,6 +638,7 @@ export interface DB {
   exception_record: ExceptionRecordTable;
   gateway: GatewayTable;
   gateway_event: GatewayEventTable;
+  gateway_heartbeat: GatewayHeartbeatTable;
   ingest_reject: IngestRejectTable;
   job: JobTable;
   job_schedule: JobScheduleTable;
@@ -672,6 +689,7 @@ export const TENANT_COLUMN = {
   exception_record: 'customer_id',
   gateway: 'customer_id',
   gateway_event: 'customer_id',
+  gateway_heartbeat: 'customer_id',
   ingest_reject: 'customer_id',
   login_qr: 'customer_id',
   notice_log: 'customer_id',

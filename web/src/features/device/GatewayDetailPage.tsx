@@ -2,14 +2,14 @@
  * /GateWayDetail?id=: one gateway (spec §2 hidden detail route): its settings, connection and
  * power, the sensors reporting through it with their latest values, and what to configure in it.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Descriptions, Empty, Space, Spin, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { gatewayApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
-import { PageCard } from '../../ui';
+import { PageCard, PagedTable } from '../../ui';
 import { fmtValue, formatInZone } from '../../lib/format';
 import { ConnectPanel } from '../wizard/WizardSteps';
 import { DeviceStatus } from './DeviceStatus';
@@ -79,6 +79,36 @@ export default function GatewayDetailPage() {
           {t('gateway.back')}
         </Button>
       </Card>
+      <Card size="small" title={t('gateway.heartbeats')}>
+        <HeartbeatTable gatewayId={g.id} tz={g.tz} />
+      </Card>
     </Space>
+  );
+}
+
+/** The gateway's heartbeat history (spec §3), kept while the parameter is on. */
+function HeartbeatTable({ gatewayId, tz }: { gatewayId: number; tz: string }) {
+  const { t } = useTranslation('device');
+  const params = useMemo(() => ({ gatewayId }), [gatewayId]);
+  const yesNo = (v: boolean | null) => (v === null ? '--' : t(v ? 'yes' : 'no'));
+  return (
+    <PagedTable
+      route={gatewayApi.heartbeats}
+      params={params}
+      size="small"
+      rowKey="id"
+      locale={{ emptyText: t('gateway.noHeartbeats') }}
+      columns={[
+        { title: t('gateway.heartbeatAt'), dataIndex: 'ts', width: 170, render: (v: number) => formatInZone(v, tz, 'YYYY-MM-DD HH:mm:ss') },
+        { title: t('gateway.power'), dataIndex: 'power', width: 100, render: (v: string | null) => (v ? t(`power.${v}`, { defaultValue: v }) : '--') },
+        { title: 'TCP', dataIndex: 'tcp', width: 70, render: yesNo },
+        { title: 'LTE', dataIndex: 'lte', width: 70, render: yesNo },
+        { title: t('gateway.flight'), dataIndex: 'flight', width: 90, render: yesNo },
+        { title: 'IP', dataIndex: 'ip', width: 130, render: (v: string | null) => v ?? '--' },
+        { title: t('gateway.wanIp'), dataIndex: 'wanIp', width: 140, render: (v: string | null) => v ?? '--' },
+        { title: 'GPS', key: 'gps', render: (_: unknown, r: { lat: number | null; lng: number | null }) => (r.lat === null || r.lng === null ? '--' : `${r.lat.toFixed(4)}, ${r.lng.toFixed(4)}`) },
+      ]}
+      scroll={{ x: 900 }}
+    />
   );
 }

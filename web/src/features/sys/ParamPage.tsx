@@ -16,7 +16,7 @@ import { useAction, useCall } from '../../api/hooks';
 import { PageCard } from '../../ui';
 
 /** The day-count parameters, in the order the page shows them. */
-const DAYS = ['sensor_history_retention_days', 'log_retention_days', 'export_retention_days', 'cache_retention_days', 'sensor_config_timeout_minutes'] as const satisfies readonly ParamKey[];
+const DAYS = ['sensor_history_retention_days', 'log_retention_days', 'export_retention_days', 'cache_retention_days', 'sensor_config_timeout_minutes', 'gateway_heartbeat_history_days'] as const satisfies readonly ParamKey[];
 type Values = Record<ParamKey, string>;
 
 export default function ParamPage() {
@@ -63,6 +63,19 @@ export default function ParamPage() {
                   data-testid="param-single-session"
                 />
                 <Typography.Text type="secondary">{t('singleSession.hint')}</Typography.Text>
+              </Space>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('heartbeatHistory.label')}>
+              <Space direction="vertical" size={4}>
+                <Switch
+                  checked={values.gateway_heartbeat_history === 'on'}
+                  disabled={!canEdit}
+                  onChange={(on) => set('gateway_heartbeat_history', on ? 'on' : 'off')}
+                  checkedChildren={t('on')}
+                  unCheckedChildren={t('off')}
+                  data-testid="param-heartbeat-history"
+                />
+                <Typography.Text type="secondary">{t('heartbeatHistory.hint')}</Typography.Text>
               </Space>
             </Descriptions.Item>
             {DAYS.map((k) => (
