@@ -1,7 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { hash01, sample, type Reading, type SensorModel } from './model.js';
 
-export { generateHistory, sample, type Reading, type SensorModel } from './model.js';
+export { doorOpen, generateHistory, sample, type Reading, type SensorModel } from './model.js';
 
 export interface SimGateway {
   sn: string;

@@ -7,9 +7,12 @@
 
 export interface SensorModel {
   dev: string;
-  kind: 'th' | 't';
-  /** °C the carrier is held at. */
+  /** A thermometer, a hygrothermograph, a gas detector (ppm) or a door magnet (1 open, 0 closed). */
+  kind: 'th' | 't' | 'gas' | 'door';
+  /** °C the carrier is held at; a gas detector's baseline in ppm. */
   setpoint: number;
+  /** A door magnet: the device whose door openings it sees (its own by default). */
+  doorOf?: string;
   /** %RH around which humidity drifts (th only); default 55. */
   humidity?: number;
   /** Door openings per hour on average; default 0.3. */
@@ -23,6 +26,8 @@ export interface Reading {
   ts: number;
   temp?: number;
   hum?: number;
+  gas?: number;
+  door?: number;
   volt?: number;
   rssi?: number;
   lqi?: number;
@@ -82,18 +87,34 @@ function excursion(s: SensorModel, t: number): number {
 
 const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
 
+/** Whether the door `dev` watches is open at t: the same openings that warm its sensors (doorEffect). */
+export function doorOpen(dev: string, rate: number, t: number): boolean {
+  for (let b = Math.floor(t / HOUR) - 1; b <= Math.floor(t / HOUR); b++) {
+    if (hash01(dev, 'door', b) >= rate) continue;
+    const start = b * HOUR + hash01(dev, 'door-at', b) * HOUR;
+    const open = 30_000 + hash01(dev, 'door-len', b) * 150_000;
+    if (t >= start && t <= start + open) return true;
+  }
+  return false;
+}
+
 /** The sensor's reading at t (ms). */
 export function sample(s: SensorModel, t: number): Reading {
   const phase = hash01(s.dev, 'phase') * 2 * Math.PI;
   const drift = 0.45 * Math.sin((2 * Math.PI * t) / (6 * HOUR) + phase) + 0.25 * Math.sin((2 * Math.PI * t) / DAY + phase * 1.7);
   const noise = (hash01(s.dev, 'n', Math.floor(t / 1000)) - 0.5) * 0.16;
+  const volt = round(3.05 - ((t / DAY) % 365) * 0.0005 + (hash01(s.dev, 'v', Math.floor(t / HOUR)) - 0.5) * 0.02, 2);
+  const rssi = Math.round(-62 - hash01(s.dev, 'rssi', Math.floor(t / 60_000)) * 18);
+  // A gas detector drifts around its baseline (a few per cent); a door magnet follows its door.
+  if (s.kind === 'gas') return { dev: s.dev, ts: t, gas: round(Math.max(0, s.setpoint * (1 + drift * 0.08 + noise * 0.3)), 1), volt, rssi };
+  if (s.kind === 'door') return { dev: s.dev, ts: t, door: doorOpen(s.doorOf ?? s.dev, s.doorRate ?? 0.3, t) ? 1 : 0, volt, rssi };
   const door = doorEffect(s, t);
   const r: Reading = {
     dev: s.dev,
     ts: t,
     temp: round(s.setpoint + drift + noise + door.temp + excursion(s, t), 2),
-    volt: round(3.05 - ((t / DAY) % 365) * 0.0005 + (hash01(s.dev, 'v', Math.floor(t / HOUR)) - 0.5) * 0.02, 2),
-    rssi: Math.round(-62 - hash01(s.dev, 'rssi', Math.floor(t / 60_000)) * 18),
+    volt,
+    rssi,
     lqi: Math.round(150 + hash01(s.dev, 'lqi', Math.floor(t / 60_000)) * 60),
   };
   if (s.kind === 'th') {
