@@ -38,6 +38,9 @@ export type GatewayRow = z.infer<typeof gatewayRow>;
 /** The one time a gateway's secret is shown: at enrolment and at a reset. */
 export const gatewaySecret = z.object({ id: z.number().int(), sn: z.string(), secret: z.string() });
 
+export const CONFIG_STATUSES = ['wait', 'configuring', 'configured', 'fail'] as const;
+export type ConfigStatus = (typeof CONFIG_STATUSES)[number];
+
 export const sensorRow = liveSensor.omit({ tempState: true, humState: true, inRange: true }).extend({
   description: z.string(),
   calibExpiry: z.string().nullable(),
@@ -53,6 +56,8 @@ export const sensorRow = liveSensor.omit({ tempState: true, humState: true, inRa
   lentUntil: ms.nullable(),
   /** A gas detector's gas code (spec §3); null for other sensors. */
   gasCode: z.string().nullable(),
+  /** Spec §3 config status, from its latest configuration command: never configured (wait), configuring, configured, fail. */
+  configStatus: z.enum(CONFIG_STATUSES),
 });
 export type SensorRow = z.infer<typeof sensorRow>;
 

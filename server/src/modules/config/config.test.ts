@@ -45,8 +45,11 @@ describe('parameter configuration over MQTT (spec §3, §4, §5; device-protocol
   });
 
   it('issues one command per device, which the gateway takes, answers and ends; the log shows it; a busy device is refused', async () => {
+    const configStatus = async () => (await call(t, a.cookie, 'GET', `/service/sensor/detail?id=${a.sensorId}`)).configStatus;
+    expect(await configStatus()).toBe('wait');
     const r = await call(t, a.cookie, 'POST', '/service/sensor/config', { ids: [a.sensorId], kind: 'collect', collect: { sampleInterval: 120, exceptionSampleInterval: 30 } });
     expect(r).toEqual({ commands: 1, published: 0 }); // no MQTT transport in this test: the gateway polls over HTTP
+    expect(await configStatus()).toBe('configuring');
     expect((await upt(a.cookie, { ids: [a.sensorId], kind: 'network', network: { txPower: 14 } })).result.errors).toEqual({ ids: 'A device is still being configured: wait for its command to end' });
     let log = await call(t, a.cookie, 'GET', '/service/sensor/configLog?iDisplayStart=0&iDisplayLength=10');
     expect(log.rows[0]).toMatchObject({ devNo: a.devNo, deviceType: 'zigbee_th', orderType: 'collect', status: 'prepare', content: { sampleInterval: 120, exceptionSampleInterval: 30 }, sceneName: 'AlphaWard' });
@@ -58,6 +61,7 @@ describe('parameter configuration over MQTT (spec §3, §4, §5; device-protocol
     expect(cmd).toMatchObject({ type: 'config', dev: a.devNo, params: { sampleInterval: 120, exceptionSampleInterval: 30 } });
     expect((await call(t, a.cookie, 'GET', '/service/sensor/configLog?iDisplayStart=0&iDisplayLength=10')).rows[0].status).toBe('issuing');
     expect((await ingest('ack', { cmdId: cmd.cmdId, result: 'ok' })).statusCode).toBe(200);
+    expect(await configStatus()).toBe('configured');
     log = await call(t, a.cookie, 'GET', '/service/sensor/configLog?iDisplayStart=0&iDisplayLength=10');
     expect(log.rows[0]).toMatchObject({ status: 'end', operator: expect.any(String) });
     expect(log.rows[0].finishedAt).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { calibNoticeOk, Code, type SensorBody, type SensorKind, type SensorType } from '@coldwatch/contract';
+import { calibNoticeOk, Code, type ConfigStatus, type SensorBody, type SensorKind, type SensorType } from '@coldwatch/contract';
 import { checkOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
@@ -49,6 +49,32 @@ function sensorSelect(k: Kysely<DB>) {
       'x.gas_code as gasCode',
       'x.tz',
     ])
+    // Spec §3 config status: its latest configuration command's, this holder's (a lent sensor's owner configured it before).
+    .select((eb) =>
+      eb
+        .case(
+          eb
+            .selectFrom('device_command as d')
+            .select('d.status')
+            .whereRef('d.sensor_id', '=', 'x.id')
+            .whereRef('d.customer_id', '=', 'x.customer_id')
+            .where('d.kind', '=', 'config')
+            .orderBy('d.id', 'desc')
+            .limit(1),
+        )
+        .when('prepare')
+        .then('configuring')
+        .when('issuing')
+        .then('configuring')
+        .when('end')
+        .then('configured')
+        .when('fail')
+        .then('fail')
+        .else('wait')
+        .end()
+        .$castTo<ConfigStatus>()
+        .as('configStatus'),
+    )
     .select(['x.description', 'x.sample_interval as sampleInterval', 'x.customer_id as customerId', 'cu.name as customerName', 'c.name as carrierName', 'g.name as gatewayName', msOf('x.created_at').as('createdAt')]);
 }
 

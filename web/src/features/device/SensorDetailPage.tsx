@@ -81,6 +81,7 @@ export default function SensorDetailPage() {
             { key: 'rssi', label: t('sensor.rssi'), children: s.rssi === null ? '--' : `${s.rssi} dBm` },
             { key: 'lqi', label: t('sensor.lqi'), children: s.lqi ?? '--' },
             { key: 'interval', label: t('sensor.sampleInterval'), children: `${s.sampleInterval} s` },
+            ...(kind === 'sensor' ? [{ key: 'config', label: t('configStatus.title'), children: t(`configStatus.${s.configStatus}`) }] : []),
             { key: 'carrier', label: t('sensor.carrier'), children: s.carrierName ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${s.carrierId}`)}>{s.carrierName}</Typography.Link> : t('sensor.unbound') },
             { key: 'gateway', label: t('sensor.gateway'), children: <Typography.Link onClick={() => navigate(`/GateWayDetail?id=${s.gatewayId}`)}>{`${s.gatewaySn} · ${s.gatewayName}`}</Typography.Link> },
             { key: 'tz', label: t('form.tz'), children: `UTC${s.tz}` },

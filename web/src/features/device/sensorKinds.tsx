@@ -26,6 +26,8 @@ export const SENSOR_KIND_DEFS: Record<SensorKind, SensorKindDef> = {
 
 export const kindOfType = (type: string): SensorKind => (type === 'gas' ? 'gas' : type === 'magnet' ? 'magnet' : 'sensor');
 
+const CONFIG_COLORS: Record<SensorRow['configStatus'], string> = { wait: 'default', configuring: 'processing', configured: 'success', fail: 'error' };
+
 /** A door magnet's state: open (orange) or closed. */
 export function DoorTag({ door, t }: { door: number | null; t: TFunction }) {
   if (door === null) return <>--</>;
@@ -42,6 +44,7 @@ export function valueColumns(kind: SensorKind, t: TFunction): ColumnsType<Sensor
   }
   if (kind === 'magnet') return [{ title: t('magnet.door'), dataIndex: 'door', width: 110, render: (v: number | null) => <DoorTag door={v} t={t} /> }];
   return [
+    { title: t('configStatus.title'), dataIndex: 'configStatus', width: 100, render: (v: SensorRow['configStatus']) => <Tag color={CONFIG_COLORS[v]}>{t(`configStatus.${v}`)}</Tag> },
     { title: t('sensor.type'), dataIndex: 'type', width: 190, render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }) },
     { title: t('sensor.temp'), dataIndex: 'temp', width: 90, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} °C`) },
     { title: t('sensor.hum'), dataIndex: 'hum', width: 100, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} %RH`) },
