@@ -84,12 +84,17 @@ describe('a message the database refuses', () => {
     const ts = Date.now() - 30_000;
     const reading = (dev: string, over: Partial<DeviceReading> = {}): DeviceReading => ({ dev, ts, temp: 5, hum: null, volt: null, rssi: null, lqi: null, gas: null, door: null, ...over });
     const split = writer.stats.splitBatches;
+    // The three must share one batch for it to be split: a longer linger for this test, so that
+    // three concurrent submits (each after its own directory lookup) cannot be cut apart by timing.
+    const w = writer as unknown as { lingerMs: number };
+    const linger = w.lingerMs;
+    w.lingerMs = 200;
     // Past the protocol's checks on purpose (as a value the database refuses would be): 1e39 does not fit a real column.
     const [good1, guilty, good2] = await Promise.all([
       writer.submit(gws[1]!, [reading(b.sensors[0].dev)]),
       writer.submit(gws[0]!, [reading(a.sensors[1].dev, { temp: 1e39 })]),
       writer.submit(gws[2]!, [reading(c.sensors[0].dev)]),
-    ]);
+    ]).finally(() => (w.lingerMs = linger));
     expect(writer.stats.splitBatches).toBe(split + 1);
     expect(good1).toEqual({ accepted: 1, duplicates: 0, rejected: 0 });
     expect(good2).toEqual({ accepted: 1, duplicates: 0, rejected: 0 });
