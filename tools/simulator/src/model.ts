@@ -52,15 +52,21 @@ export function hash01(...parts: (string | number)[]): number {
   return (h >>> 0) / 4294967296;
 }
 
+/** The door openings of `dev` that may still matter at t (this hour's and the last): start, how long open, the hour. */
+function doorOpenings(dev: string, rate: number, t: number): { start: number; open: number; b: number }[] {
+  const out = [];
+  for (let b = Math.floor(t / HOUR) - 1; b <= Math.floor(t / HOUR); b++) {
+    if (hash01(dev, 'door', b) >= rate) continue;
+    out.push({ start: b * HOUR + hash01(dev, 'door-at', b) * HOUR, open: 30_000 + hash01(dev, 'door-len', b) * 150_000, b });
+  }
+  return out;
+}
+
 /** Temperature added by door openings: a fast rise while open, then a slow recovery. */
 function doorEffect(s: SensorModel, t: number): { temp: number; hum: number } {
-  const rate = s.doorRate ?? 0.3;
   let temp = 0;
   let hum = 0;
-  for (let b = Math.floor(t / HOUR) - 1; b <= Math.floor(t / HOUR); b++) {
-    if (hash01(s.dev, 'door', b) >= rate) continue;
-    const start = b * HOUR + hash01(s.dev, 'door-at', b) * HOUR;
-    const open = 30_000 + hash01(s.dev, 'door-len', b) * 150_000;
+  for (const { start, open, b } of doorOpenings(s.dev, s.doorRate ?? 0.3, t)) {
     const dt = t - start;
     if (dt < 0) continue;
     const peak = 1.5 + hash01(s.dev, 'door-peak', b) * 2.5;
@@ -89,13 +95,7 @@ const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
 
 /** Whether the door `dev` watches is open at t: the same openings that warm its sensors (doorEffect). */
 export function doorOpen(dev: string, rate: number, t: number): boolean {
-  for (let b = Math.floor(t / HOUR) - 1; b <= Math.floor(t / HOUR); b++) {
-    if (hash01(dev, 'door', b) >= rate) continue;
-    const start = b * HOUR + hash01(dev, 'door-at', b) * HOUR;
-    const open = 30_000 + hash01(dev, 'door-len', b) * 150_000;
-    if (t >= start && t <= start + open) return true;
-  }
-  return false;
+  return doorOpenings(dev, rate, t).some(({ start, open }) => t >= start && t <= start + open);
 }
 
 /** The sensor's reading at t (ms). */

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Code, type BaseBody } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
@@ -6,9 +6,9 @@ import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
-import { gatewayAndCarrier, limitOf, mapUnique } from '../dm/records.js';
+import { gatewayAndCarrier, mapUnique } from '../dm/records.js';
 import { deviceNumberTaken } from '../dm/deviceNumber.js';
-import { busRemove, busSetStatus } from '../dm/busDevice.js';
+import { busLimit, busRemove, busSetStatus, busStatus, busStatusIs } from '../dm/busDevice.js';
 import { checkOffered } from '../type/type.repository.js';
 
 /** Smart bases (docs/devices.md "Smart bases"): enrolment on a gateway at a monitoring point. */
@@ -30,7 +30,7 @@ function baseSelect(k: Kysely<DB>) {
       't.carrier_id as carrierId',
       'c.name as carrierName',
       't.description',
-      sql<number>`CASE WHEN t.status = 2 THEN 2 WHEN g.status = 1 THEN 1 ELSE 0 END`.as('status'),
+      busStatus().as('status'),
       't.tz',
       't.customer_id as customerId',
       'cu.name as customerName',
@@ -40,12 +40,11 @@ function baseSelect(k: Kysely<DB>) {
 
 export function page(q: Queryable, scope: Scope, f: PageInput & { devNo?: string; name?: string; type?: string; status?: number; carrierId?: number }) {
   const query = baseSelect(scoped(q, scope)).where((eb) => {
-    const and = [limitOf(eb, scope, 'gateway')];
+    const and = [busLimit(eb, scope)];
     if (f.devNo) and.push(eb('t.dev_no', 'ilike', contains(f.devNo)));
     if (f.name) and.push(eb('t.name', 'ilike', contains(f.name)));
     if (f.type) and.push(eb('t.type', '=', f.type));
-    if (f.status === 2) and.push(eb('t.status', '=', 2));
-    else if (f.status !== undefined) and.push(eb.and([eb('t.status', '<>', 2), eb('g.status', f.status === 1 ? '=' : '<>', 1)]));
+    if (f.status !== undefined) and.push(busStatusIs(eb, f.status));
     if (f.carrierId) and.push(eb('t.carrier_id', '=', f.carrierId));
     return eb.and(and);
   });
@@ -55,7 +54,7 @@ export function page(q: Queryable, scope: Scope, f: PageInput & { devNo?: string
 export function detail(q: Queryable, scope: Scope, id: number) {
   return baseSelect(scoped(q, scope))
     .where('t.id', '=', id)
-    .where((eb) => limitOf(eb, scope, 'gateway'))
+    .where((eb) => busLimit(eb, scope))
     .executeTakeFirst();
 }
 
@@ -73,7 +72,7 @@ export async function add(q: Queryable, scope: Scope, b: BaseBody) {
 
 export async function update(q: Queryable, scope: Scope, b: BaseBody & { id: number }) {
   const k = scoped(q, scope);
-  const cur = await k.selectFrom('base as t').select(['t.id', 't.customer_id', 't.type']).where('t.id', '=', b.id).where((eb) => limitOf(eb, scope, 'gateway')).forUpdate().executeTakeFirst();
+  const cur = await k.selectFrom('base as t').select(['t.id', 't.customer_id', 't.type']).where('t.id', '=', b.id).where((eb) => busLimit(eb, scope)).forUpdate().executeTakeFirst();
   if (!cur) throw notFound();
   await gatewayAndCarrier(k, scope, b, cur.customer_id);
   await checkOffered(q, { other: { kind: 'base', code: b.type } }, cur.type);

@@ -197,6 +197,9 @@ async function lockChangeable(q: Queryable, scope: Scope, ids: number[]) {
 
 // ---- cancel, activate, delete (spec §4) ----------------------------------------------------
 
+/** The devices a cancelled customer's stop covers (and its activation gives back). */
+const DEVICE_TABLES = ['gateway', 'sensor', 'relay', 'display', 'base'] as const;
+
 /**
  * Cancel: the customer's status becomes 0 and its active roles and users, its running or
  * offline gateways and sensors (→ 2 stopped) and the alarm switches of its monitoring points
@@ -217,9 +220,6 @@ export async function cancel(q: Queryable, scope: Scope, ids: number[]) {
   }
   return { cancelled: changed.length };
 }
-
-/** The devices a cancelled customer's stop covers (and its activation gives back). */
-const DEVICE_TABLES = ['gateway', 'sensor', 'relay', 'display', 'base'] as const;
 
 /** Activate: status 1 again, and exactly what the cancel turned off is turned back on. */
 export async function activate(q: Queryable, scope: Scope, ids: number[]) {

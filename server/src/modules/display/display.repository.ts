@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Code, type DisplayBody } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
@@ -8,8 +8,7 @@ import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound, paramError } from '../../platform/http/errors.js';
 import { gatewayAndCarrier, mapUnique } from '../dm/records.js';
 import { deviceNumberTaken } from '../dm/deviceNumber.js';
-import { relayLimit } from '../relay/relay.repository.js';
-import { busRemove, busSetStatus } from '../dm/busDevice.js';
+import { busLimit, busRemove, busSetStatus, busStatus, busStatusIs } from '../dm/busDevice.js';
 import { checkOffered } from '../type/type.repository.js';
 
 /** Display screens of spec §3 (docs/devices.md "Displays"): enrolment on a gateway, the point they show, their alarm settings. */
@@ -35,7 +34,7 @@ function displaySelect(k: Kysely<DB>) {
       't.alarm_duration_s as alarmDuration',
       't.alarm_interval_s as alarmInterval',
       't.heartbeat_interval_s as heartbeatInterval',
-      sql<number>`CASE WHEN t.status = 2 THEN 2 WHEN g.status = 1 THEN 1 ELSE 0 END`.as('status'),
+      busStatus().as('status'),
       't.tz',
       't.customer_id as customerId',
       'cu.name as customerName',
@@ -52,11 +51,10 @@ export interface DisplayFilter extends PageInput {
 
 export function page(q: Queryable, scope: Scope, f: DisplayFilter) {
   const query = displaySelect(scoped(q, scope)).where((eb) => {
-    const and = [relayLimit(eb, scope)];
+    const and = [busLimit(eb, scope)];
     if (f.devNo) and.push(eb('t.dev_no', 'ilike', contains(f.devNo)));
     if (f.name) and.push(eb.or([eb('t.name', 'ilike', contains(f.name)), eb('t.nickname', 'ilike', contains(f.name))]));
-    if (f.status === 2) and.push(eb('t.status', '=', 2));
-    else if (f.status !== undefined) and.push(eb.and([eb('t.status', '<>', 2), eb('g.status', f.status === 1 ? '=' : '<>', 1)]));
+    if (f.status !== undefined) and.push(busStatusIs(eb, f.status));
     if (f.carrierId) and.push(eb('t.carrier_id', '=', f.carrierId));
     return eb.and(and);
   });
@@ -66,7 +64,7 @@ export function page(q: Queryable, scope: Scope, f: DisplayFilter) {
 export function detail(q: Queryable, scope: Scope, id: number) {
   return displaySelect(scoped(q, scope))
     .where('t.id', '=', id)
-    .where((eb) => relayLimit(eb, scope))
+    .where((eb) => busLimit(eb, scope))
     .executeTakeFirst();
 }
 
@@ -104,7 +102,7 @@ export async function add(q: Queryable, scope: Scope, b: DisplayBody) {
 
 export async function update(q: Queryable, scope: Scope, b: DisplayBody & { id: number }) {
   const k = scoped(q, scope);
-  const cur = await k.selectFrom('display as t').select(['t.id', 't.customer_id']).where('t.id', '=', b.id).where((eb) => relayLimit(eb, scope)).forUpdate().executeTakeFirst();
+  const cur = await k.selectFrom('display as t').select(['t.id', 't.customer_id']).where('t.id', '=', b.id).where((eb) => busLimit(eb, scope)).forUpdate().executeTakeFirst();
   if (!cur) throw notFound();
   await gatewayAndCarrier(k, scope, b, cur.customer_id);
   await check(q, b, b.id);

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Code, type RelayBody } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
@@ -8,12 +8,10 @@ import { checkOffered } from '../type/type.repository.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
-import { gatewayAndCarrier, limitOf, mapUnique } from '../dm/records.js';
+import { gatewayAndCarrier, mapUnique } from '../dm/records.js';
+import { busLimit, busStatus, busStatusIs } from '../dm/busDevice.js';
 
 /** Relays of spec §3 (docs/devices.md "Relays"): enrolment on a gateway, binding to a carrier. */
-
-/** A relay's scene limit is its carrier's, as a gateway's or a sensor's. */
-export const relayLimit = (eb: ExpressionBuilder<any, any>, scope: Scope, alias = 't') => limitOf(eb, scope, 'gateway', alias);
 
 export function relaySelect(k: Kysely<DB>) {
   return k
@@ -34,7 +32,7 @@ export function relaySelect(k: Kysely<DB>) {
       'g.name as gatewayName',
       't.carrier_id as carrierId',
       'c.name as carrierName',
-      sql<number>`CASE WHEN t.status = 2 THEN 2 WHEN g.status = 1 THEN 1 ELSE 0 END`.as('status'),
+      busStatus().as('status'),
       't.output',
       msOrNull('t.output_at').as('outputAt'),
       eb.exists(eb.selectFrom('device_command as d').select('d.id').whereRef('d.relay_id', '=', 't.id').where('d.status', 'in', ['prepare', 'issuing'])).$castTo<boolean>().as('pending'),
@@ -59,11 +57,10 @@ export interface RelayFilter extends PageInput {
 
 export function page(q: Queryable, scope: Scope, f: RelayFilter) {
   const query = relaySelect(scoped(q, scope)).where((eb) => {
-    const and = [relayLimit(eb, scope)];
+    const and = [busLimit(eb, scope)];
     if (f.devNo) and.push(eb('t.dev_no', 'ilike', contains(f.devNo)));
     if (f.name) and.push(eb('t.name', 'ilike', contains(f.name)));
-    if (f.status === 2) and.push(eb('t.status', '=', 2));
-    else if (f.status !== undefined) and.push(eb.and([eb('t.status', '<>', 2), eb('g.status', f.status === 1 ? '=' : '<>', 1)]));
+    if (f.status !== undefined) and.push(busStatusIs(eb, f.status));
     if (f.carrierId) and.push(eb('t.carrier_id', '=', f.carrierId));
     if (f.gatewayId) and.push(eb('t.gateway_id', '=', f.gatewayId));
     return eb.and(and);
@@ -74,7 +71,7 @@ export function page(q: Queryable, scope: Scope, f: RelayFilter) {
 export function detail(q: Queryable, scope: Scope, id: number) {
   return relaySelect(scoped(q, scope))
     .where('t.id', '=', id)
-    .where((eb) => relayLimit(eb, scope))
+    .where((eb) => busLimit(eb, scope))
     .executeTakeFirst();
 }
 
@@ -99,7 +96,7 @@ export async function add(q: Queryable, scope: Scope, b: RelayBody) {
 
 export async function update(q: Queryable, scope: Scope, b: RelayBody & { id: number }) {
   const k = scoped(q, scope);
-  const cur = await k.selectFrom('relay as t').select(['t.id', 't.customer_id']).where('t.id', '=', b.id).where((eb) => relayLimit(eb, scope)).forUpdate().executeTakeFirst();
+  const cur = await k.selectFrom('relay as t').select(['t.id', 't.customer_id']).where('t.id', '=', b.id).where((eb) => busLimit(eb, scope)).forUpdate().executeTakeFirst();
   if (!cur) throw notFound();
   await gatewayAndCarrier(k, scope, b, cur.customer_id);
   await checkNumber(q, b.devNo, b.id);
@@ -115,7 +112,7 @@ export async function relaysInScope(k: Kysely<DB>, scope: Scope, ids: number[]) 
     .innerJoin('gateway as g', 'g.id', 't.gateway_id')
     .select(['t.id', 't.customer_id', 't.dev_no', 't.gateway_id', 't.carrier_id', 't.status', 't.output', 'g.sn'])
     .where('t.id', 'in', unique)
-    .where((eb) => relayLimit(eb, scope))
+    .where((eb) => busLimit(eb, scope))
     .forUpdate('t')
     .execute();
   if (rows.length !== unique.length) throw notFound();

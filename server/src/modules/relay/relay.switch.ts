@@ -7,7 +7,8 @@ import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { paramError } from '../../platform/http/errors.js';
-import { relayLimit, relaysInScope } from './relay.repository.js';
+import { relaysInScope } from './relay.repository.js';
+import { busLimit } from '../dm/busDevice.js';
 
 /*
  * Switching relays (spec §4 Device switch; docs/devices.md "Relays"). A switch is a row of
@@ -165,7 +166,7 @@ export function switchLog(q: Queryable, scope: Scope, f: PageInput & { relayId?:
       's.ended_by as endedBy',
     ])
     .where((eb) => {
-      const and = [relayLimit(eb, scope)];
+      const and = [busLimit(eb, scope)];
       if (f.relayId) and.push(eb('s.relay_id', '=', f.relayId));
       if (f.devNo) and.push(eb('t.dev_no', 'ilike', contains(f.devNo)));
       return eb.and(and);

@@ -12,7 +12,8 @@ import { loanColumns } from './loanColumns';
 export function LentOutDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('loan');
   const { user } = useAuth();
-  const columns = loanColumns(t, user?.timeZone).filter((c) => c.key !== 'customerName' && (c as { dataIndex?: string }).dataIndex !== 'customerName');
+  // The owner is the caller: its own name is no column here.
+  const columns = loanColumns(t, user?.timeZone).filter((c) => (c as { dataIndex?: string }).dataIndex !== 'customerName');
   return (
     <Modal open={open} title={t('lentOutTitle')} footer={null} onCancel={onClose} width={1100} style={{ top: '8vh' }} destroyOnHidden>
       <Typography.Paragraph type="secondary">{t('lentOutIntro')}</Typography.Paragraph>
