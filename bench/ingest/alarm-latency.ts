@@ -6,6 +6,7 @@
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { startSmtp } from '../../e2e/support/smtp.js';
+import type { Bus } from '../../server/src/platform/events.js';
 
 export interface LatencyFixture {
   gateways: { sn: string; secret: string; sensors: { id: number; dev: string }[] }[];
@@ -21,13 +22,28 @@ export async function measureAlarmLatency(
   f: LatencyFixture,
   smtp: Awaited<ReturnType<typeof startSmtp>>,
   opts: { rate: number; seconds: number },
-): Promise<{ latencies: number[]; excursions: number; readings: number }> {
+  /** The console's bus: where each excursion's reading commit and exception commit are seen, for the breakdown. */
+  bus?: Bus,
+): Promise<{ latencies: number[]; excursions: number; readings: number; stages: { committed: number[]; evaluated: number[]; mailed: number[] } }> {
   const perRound = f.gateways.reduce((n, g) => n + g.sensors.length, 0);
   const roundMs = (perRound / opts.rate) * 1000;
   const rounds = Math.floor((opts.seconds * 1000) / roundMs);
   const clients: MqttClient[] = await Promise.all(f.gateways.map((gw) => mqtt.connectAsync(url, { clientId: gw.sn, username: gw.sn, password: gw.secret, protocolVersion: 4 })));
   const sent = new Map<string, number>();
   const all = f.gateways.flatMap((g) => g.sensors.map((s) => s.dev));
+  const devOf = new Map(f.gateways.flatMap((g) => g.sensors.map((s) => [s.id, s.dev] as const)));
+  const committedAt = new Map<string, number>();
+  const openedAt = new Map<string, number>();
+  const onReading = (e: { sensorId: number; temp: number | null }) => {
+    const dev = devOf.get(e.sensorId);
+    if (dev && e.temp === 9.5 && !committedAt.has(dev)) committedAt.set(dev, Date.now());
+  };
+  const onException = (e: { sensorId: number | null; ongoing: boolean }) => {
+    const dev = e.sensorId === null ? undefined : devOf.get(e.sensorId);
+    if (dev && !openedAt.has(dev)) openedAt.set(dev, Date.now());
+  };
+  bus?.on('reading', onReading);
+  bus?.on('exception', onException);
   let readings = 0;
   const t0 = performance.now();
   const pending: Promise<unknown>[] = [];
@@ -56,7 +72,19 @@ export async function measureAlarmLatency(
     await new Promise((res) => setTimeout(res, 5));
   }
   await Promise.all(clients.map((c) => c.endAsync()));
+  bus?.off('reading', onReading);
+  bus?.off('exception', onException);
   const latencies = [...got].map(([dev, at]) => at - sent.get(dev)!);
   if (got.size < sent.size) throw new Error(`alarm latency: ${sent.size - got.size} of ${sent.size} excursions got no e-mail within 30 s`);
-  return { latencies, excursions: sent.size, readings };
+  // Where each excursion's time went: publish → readings committed → exception committed → mail at SMTP.
+  const stages = { committed: [] as number[], evaluated: [] as number[], mailed: [] as number[] };
+  for (const [dev, at] of got) {
+    const c = committedAt.get(dev);
+    const o = openedAt.get(dev);
+    if (c === undefined || o === undefined) continue;
+    stages.committed.push(c - sent.get(dev)!);
+    stages.evaluated.push(o - c);
+    stages.mailed.push(at - o);
+  }
+  return { latencies, excursions: sent.size, readings, stages };
 }

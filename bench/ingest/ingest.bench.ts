@@ -139,7 +139,7 @@ async function main() {
   const a0 = performance.now();
   await alarm.drain();
   const alarmBacklogMs = performance.now() - a0;
-  const lat = await measureAlarmLatency(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, smtp, { rate: RATE, seconds: LATENCY_S });
+  const lat = await measureAlarmLatency(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, smtp, { rate: RATE, seconds: LATENCY_S }, deps.bus);
   await ingest.stop();
   await alarm.stop();
   await smtp.stop();
@@ -148,6 +148,8 @@ async function main() {
     `alarm latency at ${RATE} readings/s for ${LATENCY_S} s (${lat.readings} readings, ${lat.excursions} excursions, publish → e-mail at SMTP): ` +
       `p50 ${pct(lat.latencies, 50)} ms, p99 ${pct(lat.latencies, 99)} ms, max ${Math.max(...lat.latencies)} ms`,
   );
+  const stage = (xs: number[]) => `p50 ${pct(xs, 50)} / p99 ${pct(xs, 99)} ms`;
+  console.log(`  of which publish → readings committed ${stage(lat.stages.committed)}; → exception committed ${stage(lat.stages.evaluated)}; → mail at SMTP ${stage(lat.stages.mailed)}`);
   const n = await stored(db, f);
   if (n !== K + lat.readings) throw new Error(`embedded: ${n} of ${K + lat.readings} readings stored`);
   const ingestRps = K / (ms / 1000);

@@ -27,6 +27,8 @@ export async function startSmtp(): Promise<{ url: string; mails: Mail[]; stop():
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // The console keeps its SMTP connections open (a pool): stopping must not wait 30 s for them.
+    closeTimeout: 50,
     onData(stream, session, done) {
       let raw = '';
       stream.setEncoding('utf8');

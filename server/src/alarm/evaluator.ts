@@ -73,6 +73,8 @@ export async function evaluateSensor(
   // Only the version we evaluated: a batch that widened the row meanwhile keeps it queued.
   const del = await q.query('DELETE FROM alarm_queue WHERE sensor_id = $1 AND version = $2 RETURNING sensor_id', [sensorId, row.version]);
   out.dequeued = del.length > 0;
+  // The out-of-range readings that made it hot are evaluated; it stays hot only if later ones were.
+  if (!out.dequeued) await q.query('UPDATE alarm_queue SET hot_version = NULL WHERE sensor_id = $1 AND hot_version <= $2', [sensorId, row.version]);
   return out;
 }
 

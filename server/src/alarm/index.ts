@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { evaluateSensor } from './evaluator.js';
-import { dequeueQuiet } from './quiet.js';
+import { dequeueQuiet, nextWindows, type QueuedWindow } from './quiet.js';
 import { createNotifier } from './notifier.js';
 import { isConnectionError, reportFailure, type FailureLog } from '../platform/db/outage.js';
 import { REMOTE, type Origin } from '../platform/events.js';
@@ -87,6 +87,9 @@ class Loop {
 }
 
 const ALARM_LATENCY = 'coldwatch_alarm_latency_seconds';
+/** Full evaluations of windows that are not hot, per pass (see evaluate). */
+const LOUD_PER_PASS = 8;
+
 
 /**
  * Alarm evaluation and e-mail notification. Both work off tables (alarm_queue, notice_log),
@@ -103,29 +106,44 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
   const notifier = createNotifier(db, config, { now, log, metrics: deps.metrics });
   const notices = new Loop('notifier', () => notifier.pass(), log);
 
+  /** Full evaluation of one window; 1 if it made progress. */
+  const evaluateOne = async ({ sensor_id: id, queued_at: queuedAt }: QueuedWindow): Promise<number> => {
+    if ((retryAt.get(id) ?? 0) > Date.now()) return 0;
+    try {
+      const out = await db.tx((q) => evaluateSensor(q, id));
+      retryAt.delete(id);
+      if (!out) return 0;
+      for (const e of out.events) bus.emit('exception', e);
+      // From the commit of the readings that queued the sensor to the commit of the exception.
+      if (out.opened) deps.metrics?.observe(ALARM_LATENCY, 'Reading committed to exception committed', {}, (Date.now() - queuedAt.getTime()) / 1000);
+      if (out.notices > 0) void notices.kick();
+      // Re-evaluating a widened row is progress too: it will be dequeued next round.
+      return 1;
+    } catch (err) {
+      // The database away: the whole pass fails (once) and the queue waits in its table.
+      if (isConnectionError(err)) throw err;
+      retryAt.set(id, Date.now() + 10_000);
+      log.error({ err, sensorId: id }, 'alarm evaluation failed');
+      return 0;
+    }
+  };
+
   const evaluate = async (): Promise<number> => {
-    const queued = await db.query<{ sensor_id: number; queued_at: Date }>('SELECT sensor_id, queued_at FROM alarm_queue ORDER BY queued_at LIMIT 200');
-    // One statement dequeues every window with nothing to evaluate (quiet.ts); the rest get the full evaluation.
-    const quiet = await dequeueQuiet(db, queued.map((r) => r.sensor_id));
-    let done = quiet.size;
-    for (const { sensor_id: id, queued_at: queuedAt } of queued) {
-      if (quiet.has(id) || (retryAt.get(id) ?? 0) > Date.now()) continue;
-      try {
-        const out = await db.tx((q) => evaluateSensor(q, id));
-        retryAt.delete(id);
-        if (!out) continue;
-        // Re-evaluating a widened row is progress too: it will be dequeued next round.
-        done++;
-        for (const e of out.events) bus.emit('exception', e);
-        // From the commit of the readings that queued the sensor to the commit of the exception.
-        if (out.opened) deps.metrics?.observe(ALARM_LATENCY, 'Reading committed to exception committed', {}, (Date.now() - queuedAt.getTime()) / 1000);
-        if (out.notices > 0) void notices.kick();
-      } catch (err) {
-        // The database away: the whole pass fails (once) and the queue waits in its table.
-        if (isConnectionError(err)) throw err;
-        retryAt.set(id, Date.now() + 10_000);
-        log.error({ err, sensorId: id }, 'alarm evaluation failed');
-      }
+    const queued = await nextWindows(db);
+    let done = 0;
+    // A hot window (a reading outside its zone) may open an exception: evaluated first, in full.
+    for (const r of queued) if (r.hot) done += await evaluateOne(r);
+    // One statement dequeues every other window with nothing to evaluate (quiet.ts); of the
+    // loud ones a few get the full evaluation per pass, so that a window turning hot meanwhile
+    // waits for a few evaluations, not for a whole backlog of them.
+    const rest = queued.filter((r) => !r.hot);
+    const judged = await dequeueQuiet(db, rest.map((r) => r.sensor_id));
+    done += judged.quiet.size;
+    let loud = 0;
+    for (const r of rest) {
+      if (!judged.loud.has(r.sensor_id)) continue;
+      if (loud++ === LOUD_PER_PASS) break;
+      done += await evaluateOne(r);
     }
     return done;
   };

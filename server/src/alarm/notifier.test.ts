@@ -9,12 +9,19 @@ import { ingest, site, type Site } from './testkit.js';
 /** A real SMTP server (smtp-server) that keeps what it receives. Recipients in `tempfail` get a 451, in `reject` a 550. */
 async function mailServer(port: number) {
   const mails: { to: string[]; from: string; raw: string }[] = [];
+  const seen = { connections: 0 };
   const tempfail = new Set<string>();
   const reject = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // The notifier keeps its connections open (a pool): closing the server between tests must not wait 30 s for them.
+    closeTimeout: 50,
+    onConnect(_session, cb) {
+      seen.connections++;
+      cb();
+    },
     onRcptTo(addr, _session, cb) {
       if (tempfail.has(addr.address)) return cb(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
       if (reject.has(addr.address)) return cb(Object.assign(new Error('No such user'), { responseCode: 550 }));
@@ -33,7 +40,7 @@ async function mailServer(port: number) {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  return { mails, tempfail, reject, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { mails, seen, tempfail, reject, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 async function freePort(): Promise<number> {
@@ -146,6 +153,18 @@ describe('alarm e-mail', () => {
       expect(mail.text).toContain('监测点：冷库一号');
       expect(mail.text).toContain('当前读数：9.5°C');
       expect(mail.text).toContain('2024-11-22 08:01:00 (UTC+08:00)');
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('sends a wave of alarms over kept-open connections, not one connection per mail', async () => {
+    const smtp = await mailServer(port);
+    try {
+      for (let i = 0; i < 6; i++) await excursion(`Pool ${i}`, 'ops@alpha.test');
+      expect(smtp.mails).toHaveLength(6);
+      // The pool opens at most its four connections; given the URL alone nodemailer opened six.
+      expect(smtp.seen.connections).toBeLessThanOrEqual(4);
     } finally {
       await smtp.close();
     }

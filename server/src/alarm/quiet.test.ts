@@ -21,7 +21,7 @@ describe('quiet windows (the evaluator fast path)', () => {
     const hot = await newSite('Hot');
     await ingest(t.db, calm, [[at(0), 4], [at(1), 5.5]]);
     await ingest(t.db, hot, [[at(0), 4], [at(1), 8.5]]);
-    expect(await dequeueQuiet(t.db, [calm.sensorId, hot.sensorId])).toEqual(new Set([calm.sensorId]));
+    expect(await dequeueQuiet(t.db, [calm.sensorId, hot.sensorId])).toEqual({ quiet: new Set([calm.sensorId]), loud: new Set([hot.sensorId]) });
     expect([await queued(calm), await queued(hot)]).toEqual([false, true]);
   });
 
@@ -33,7 +33,7 @@ describe('quiet windows (the evaluator fast path)', () => {
        VALUES ($1, $2, $3, $4, 'data', 'temp_high', 0, true, $5, $5, 9, 9, 2, 8)`,
       [s.customerId, s.carrierId, s.sensorId, s.gatewayId, new Date(at(5))],
     );
-    expect(await dequeueQuiet(t.db, [s.sensorId])).toEqual(new Set());
+    expect(await dequeueQuiet(t.db, [s.sensorId])).toEqual({ quiet: new Set(), loud: new Set([s.sensorId]) });
     expect(await queued(s)).toBe(true);
   });
 
@@ -43,13 +43,13 @@ describe('quiet windows (the evaluator fast path)', () => {
     await ingest(t.db, s, [[at(0), 9.5]]);
     await t.db.query('DELETE FROM alarm_queue WHERE sensor_id = $1', [s.sensorId]);
     await ingest(t.db, s, [[at(1), 5]]);
-    expect(await dequeueQuiet(t.db, [s.sensorId])).toEqual(new Set());
+    expect(await dequeueQuiet(t.db, [s.sensorId])).toEqual({ quiet: new Set(), loud: new Set([s.sensorId]) });
     // And on the other side: a back-filled in-range reading before an unrecorded run.
     const u = await newSite('Back-filled');
     await ingest(t.db, u, [[at(5), 1.5]]);
     await t.db.query('DELETE FROM alarm_queue WHERE sensor_id = $1', [u.sensorId]);
     await ingest(t.db, u, [[at(4), 3]]);
-    expect(await dequeueQuiet(t.db, [u.sensorId])).toEqual(new Set());
+    expect(await dequeueQuiet(t.db, [u.sensorId])).toEqual({ quiet: new Set(), loud: new Set([u.sensorId]) });
   });
 
   it('dequeues the windows of sensors nobody watches: alarm off, no zone', async () => {
@@ -57,6 +57,29 @@ describe('quiet windows (the evaluator fast path)', () => {
     const noZone = await newSite('No zone', { temp: null });
     await ingest(t.db, off, [[at(0), 30]]);
     await ingest(t.db, noZone, [[at(0), 30]]);
-    expect(await dequeueQuiet(t.db, [off.sensorId, noZone.sensorId])).toEqual(new Set([off.sensorId, noZone.sensorId]));
+    expect(await dequeueQuiet(t.db, [off.sensorId, noZone.sensorId])).toEqual({ quiet: new Set([off.sensorId, noZone.sensorId]), loud: new Set() });
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)('leaves a row an ingest batch holds to a later pass: neither quiet nor loud', async () => {
+    const held = await newSite('Held');
+    const free = await newSite('Free');
+    await ingest(t.db, held, [[at(0), 9.5]]);
+    await ingest(t.db, free, [[at(0), 9.5]]);
+    let release!: () => void;
+    let holding!: () => void;
+    const locked = new Promise<void>((ok) => (holding = ok));
+    const batch = t.db.tx(async (q) => {
+      await q.query('SELECT 1 FROM alarm_queue WHERE sensor_id = $1 FOR UPDATE', [held.sensorId]);
+      holding();
+      await new Promise<void>((r) => (release = r));
+    });
+    await locked;
+    try {
+      expect(await dequeueQuiet(t.db, [held.sensorId, free.sensorId])).toEqual({ quiet: new Set(), loud: new Set([free.sensorId]) });
+    } finally {
+      release();
+      await batch;
+    }
+    expect(await dequeueQuiet(t.db, [held.sensorId])).toEqual({ quiet: new Set(), loud: new Set([held.sensorId]) });
   });
 });

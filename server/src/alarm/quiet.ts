@@ -18,7 +18,10 @@ import type { Queryable } from '../platform/db/client.js';
  * yet evaluated is that sensor's window, whose evaluation sees this one's readings after it.
  * A window the ingest widened meanwhile has a new version and is not deleted (it stays queued).
  * Rows that an ingest batch holds are skipped, not waited for (SKIP LOCKED): the statement
- * never waits while holding rows a batch wants, so the two cannot deadlock.
+ * never waits while holding rows a batch wants, so the two cannot deadlock. Skipped rows are
+ * neither quiet nor loud: they are judged in a later pass, once the batch has widened them
+ * (evaluating them in full then would cost a dozen statements each for nothing, and under load
+ * a whole pass's rows can be held).
  */
 
 const outTemp = (r: string) => `(k.temp_min IS NOT NULL AND k.temp_max IS NOT NULL AND (${r}.temp > k.temp_max::real OR ${r}.temp < k.temp_min::real))`;
@@ -41,9 +44,8 @@ const DEQUEUE_QUIET = `
      WHERE a.sensor_id = ANY($1::int[])
      ORDER BY a.sensor_id
        FOR UPDATE OF a SKIP LOCKED
-  ), quiet AS (
-    SELECT k.sensor_id, k.version FROM k
-     WHERE NOT k.watched OR (
+  ), judged AS (
+    SELECT k.sensor_id, k.version, (NOT k.watched OR (
            NOT EXISTS (SELECT 1 FROM exception_record e
                         WHERE e.sensor_id = k.sensor_id AND e.type = 'data'
                           AND (e.ongoing OR (e.start_ts <= k.max_ts AND coalesce(e.last_ts, e.start_ts) >= k.min_ts)))
@@ -53,15 +55,37 @@ const DEQUEUE_QUIET = `
        AND NOT EXISTS (SELECT 1 FROM reading r
                         WHERE r.sensor_id = k.sensor_id AND r.ts >= k.min_ts AND r.ts <= k.max_ts AND (${outTemp('r')} OR ${outHum('r')}))
        AND NOT ${neighbourOut('temp', 'before')} AND NOT ${neighbourOut('temp', 'after')}
-       AND NOT ${neighbourOut('hum', 'before')} AND NOT ${neighbourOut('hum', 'after')})
+       AND NOT ${neighbourOut('hum', 'before')} AND NOT ${neighbourOut('hum', 'after')})) AS quiet
+      FROM k
+  ), gone AS (
+    DELETE FROM alarm_queue a USING judged
+     WHERE judged.quiet AND a.sensor_id = judged.sensor_id AND a.version = judged.version
+    RETURNING a.sensor_id
   )
-  DELETE FROM alarm_queue a USING quiet
-   WHERE a.sensor_id = quiet.sensor_id AND a.version = quiet.version
-  RETURNING a.sensor_id`;
+  SELECT sensor_id, quiet FROM judged`;
 
-/** Dequeues the quiet windows among these sensors' queue rows; answers the sensors dequeued. */
-export async function dequeueQuiet(q: Queryable, sensorIds: number[]): Promise<Set<number>> {
-  if (sensorIds.length === 0) return new Set();
-  const rows = await q.query<{ sensor_id: number }>(DEQUEUE_QUIET, [sensorIds]);
-  return new Set(rows.map((r) => r.sensor_id));
+export interface QueuedWindow {
+  sensor_id: number;
+  queued_at: Date;
+  hot: boolean;
+}
+
+/** The next windows to evaluate: hot ones first (a reading outside the zone, migration 0027), then the longest waiting. */
+export const nextWindows = (q: Queryable, limit = 200) =>
+  q.query<QueuedWindow>('SELECT sensor_id, queued_at, hot_version IS NOT NULL AS hot FROM alarm_queue ORDER BY hot DESC, queued_at LIMIT $1', [limit]);
+
+export interface Judged {
+  /** Quiet windows, dequeued by the statement. */
+  quiet: Set<number>;
+  /** Windows that need the full evaluation. Rows an ingest batch held are in neither set: they wait for the next pass. */
+  loud: Set<number>;
+}
+
+/** Dequeues the quiet windows among these sensors' queue rows; answers which were quiet and which need the full evaluation. */
+export async function dequeueQuiet(q: Queryable, sensorIds: number[]): Promise<Judged> {
+  const out: Judged = { quiet: new Set(), loud: new Set() };
+  if (sensorIds.length === 0) return out;
+  const rows = await q.query<{ sensor_id: number; quiet: boolean }>(DEQUEUE_QUIET, [sensorIds]);
+  for (const r of rows) (r.quiet ? out.quiet : out.loud).add(r.sensor_id);
+  return out;
 }

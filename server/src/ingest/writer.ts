@@ -280,18 +280,13 @@ export class ReadingWriter {
     const result = await this.db.tx(async (q) => {
       const inserted = items.length ? await insertReadings(q, items) : new Set<string>();
       const newestPerSensor = new Map<number, Item>();
-      const span = new Map<number, { customerId: number; min: number; max: number }>();
+      const span = new Map<number, Span>();
       for (const it of items) {
         if (inserted.has(it.key)) {
           it.msg.result.accepted++;
           const cur = newestPerSensor.get(it.sensor.id);
           if (!cur || cur.r.ts < it.r.ts) newestPerSensor.set(it.sensor.id, it);
-          const s = span.get(it.sensor.id);
-          if (!s) span.set(it.sensor.id, { customerId: it.sensor.customerId, min: it.r.ts, max: it.r.ts });
-          else {
-            s.min = Math.min(s.min, it.r.ts);
-            s.max = Math.max(s.max, it.r.ts);
-          }
+          widen(span, it);
         } else it.msg.result.duplicates++;
       }
       const updated = newestPerSensor.size ? await updateSensors(q, [...newestPerSensor.values()]) : [];
@@ -420,19 +415,60 @@ async function updateSensors(q: Queryable, newest: Item[]) {
   );
 }
 
+/** Per sensor, the span and the extremes of the readings a batch committed. */
+interface Span {
+  customerId: number;
+  min: number;
+  max: number;
+  tLo: number | null;
+  tHi: number | null;
+  hLo: number | null;
+  hHi: number | null;
+}
+
+const lo = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+const hi = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+
+function widen(spans: Map<number, Span>, it: Item) {
+  const { ts, temp, hum } = it.r;
+  const s = spans.get(it.sensor.id);
+  if (!s) {
+    spans.set(it.sensor.id, { customerId: it.sensor.customerId, min: ts, max: ts, tLo: temp, tHi: temp, hLo: hum, hHi: hum });
+    return;
+  }
+  s.min = Math.min(s.min, ts);
+  s.max = Math.max(s.max, ts);
+  s.tLo = lo(s.tLo, temp);
+  s.tHi = hi(s.tHi, temp);
+  s.hLo = lo(s.hLo, hum);
+  s.hHi = hi(s.hHi, hum);
+}
+
 /**
  * Widens each sensor's alarm window. `queued_at` keeps the time the window first became due:
  * the evaluator works oldest first, and a sensor that reports in every batch must not be
- * pushed to the back of the queue each time (it would never be evaluated under load).
+ * pushed to the back of the queue each time (it would never be evaluated under load). A window
+ * with a reading outside its carrier's zone is marked hot with the version that brought it
+ * (migration 0027; the same comparison as the quiet check, alarm/quiet.ts): the evaluator takes
+ * it first, since it may open an exception.
  */
-async function queueAlarms(q: Queryable, span: Map<number, { customerId: number; min: number; max: number }>) {
-  const ids = [...span.keys()].sort((a, b) => a - b);
+async function queueAlarms(q: Queryable, spans: Map<number, Span>) {
+  const ids = [...spans.keys()].sort((a, b) => a - b);
+  const col = <T>(f: (s: Span) => T) => ids.map((id) => f(spans.get(id)!));
   await q.query(
-    `INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts)
-     SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::timestamptz[])
+    `INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts, hot_version)
+     SELECT v.s, v.c, v.lo, v.hi,
+            CASE WHEN k.alarm_on AND (
+              (k.temp_min IS NOT NULL AND k.temp_max IS NOT NULL AND (v.t_hi > k.temp_max::real OR v.t_lo < k.temp_min::real))
+              OR (k.hum_min IS NOT NULL AND k.hum_max IS NOT NULL AND (v.h_hi > k.hum_max::real OR v.h_lo < k.hum_min::real))) THEN 1 END
+       FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::real[], $6::real[], $7::real[], $8::real[])
+              AS v(s, c, lo, hi, t_lo, t_hi, h_lo, h_hi)
+       LEFT JOIN sensor s ON s.id = v.s LEFT JOIN carrier k ON k.id = s.carrier_id
+      ORDER BY v.s
      ON CONFLICT (sensor_id) DO UPDATE SET min_ts = LEAST(alarm_queue.min_ts, EXCLUDED.min_ts),
-       max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1`,
-    [ids, ids.map((id) => span.get(id)!.customerId), ids.map((id) => iso(span.get(id)!.min)), ids.map((id) => iso(span.get(id)!.max))],
+       max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1,
+       hot_version = CASE WHEN EXCLUDED.hot_version IS NULL THEN alarm_queue.hot_version ELSE alarm_queue.version + 1 END`,
+    [ids, col((s) => s.customerId), col((s) => iso(s.min)), col((s) => iso(s.max)), col((s) => s.tLo), col((s) => s.tHi), col((s) => s.hLo), col((s) => s.hHi)],
   );
 }
 

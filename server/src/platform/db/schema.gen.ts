@@ -11,6 +11,7 @@ export interface AlarmQueueTable {
   max_ts: ColumnType<Date, Date | string, Date | string>;
   version: Generated<number>;
   queued_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  hot_version: number | null;
 }
 
 export interface AlarmSwitchLogTable {

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setup, type TestCtx } from '../../test/helper.js';
+import { generateGatewaySecret, hashGatewaySecret } from '../ingest/secret.js';
+import type { Queryable } from '../platform/db/client.js';
+import { evaluateSensor } from './evaluator.js';
+import { nextWindows } from './quiet.js';
+import { site, type Site } from './testkit.js';
+
+/*
+ * Hot windows (migration 0027): the ingest writer marks a sensor's queued window hot when a
+ * committed reading is outside its carrier's zone, and the evaluator takes hot windows first,
+ * so an alarm does not wait behind a backlog of quiet windows.
+ */
+
+let t: TestCtx;
+beforeAll(async () => {
+  t = await setup();
+}, 180_000);
+afterAll(() => t?.close());
+
+async function withSecret(s: Site) {
+  const secret = generateGatewaySecret();
+  const [gw] = await t.db.query<{ sn: string }>(`UPDATE gateway SET secret_hash = $2 WHERE id = $1 RETURNING sn`, [s.gatewayId, hashGatewaySecret(secret)]);
+  return { ...s, sn: gw.sn, secret };
+}
+
+let clock = Date.now() - 3_600_000;
+async function send(s: Awaited<ReturnType<typeof withSecret>>, temp: number | null, hum: number | null = null) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/ingest/v1/${s.sn}/data`,
+    headers: { authorization: `Bearer ${s.secret}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ readings: [{ dev: s.devNo, ts: (clock += 60_000), temp, hum }] }),
+  });
+  expect(res.json()).toMatchObject({ accepted: 1 });
+}
+
+const queueRow = (s: Site) =>
+  t.db.one<{ version: number; hot_version: number | null }>(`SELECT version::int, hot_version::int FROM alarm_queue WHERE sensor_id = $1`, [s.sensorId]);
+
+describe('hot alarm windows', () => {
+  it('marks a window hot from the batch that brings a reading outside the zone, and only then', async () => {
+    const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Hot 1', hum: [30, 70] }));
+    await send(s, 5, 50);
+    expect(await queueRow(s)).toEqual({ version: 1, hot_version: null });
+    await send(s, 9.5, 50);
+    expect(await queueRow(s)).toEqual({ version: 2, hot_version: 2 });
+    await send(s, 5, 50);
+    expect(await queueRow(s)).toEqual({ version: 3, hot_version: 2 });
+    // Humidity counts as well; a reading without temperature is judged on what it has.
+    const h = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Hot 2', hum: [30, 70] }));
+    await send(h, null, 80);
+    expect(await queueRow(h)).toEqual({ version: 1, hot_version: 1 });
+  });
+
+  it('never marks a window hot when the carrier does not watch it: alarm off, no zone', async () => {
+    const off = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Off', alarmOn: false }));
+    const none = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'No zone', temp: null }));
+    await send(off, 30);
+    await send(none, 30);
+    expect(await queueRow(off)).toMatchObject({ hot_version: null });
+    expect(await queueRow(none)).toMatchObject({ hot_version: null });
+  });
+
+  it('is taken before older quiet windows, beyond a whole pass of them', async () => {
+    await t.db.query('DELETE FROM alarm_queue');
+    const calm = await site(t.db, t.tenants.a.customerId, { name: 'Calm' });
+    // 250 older windows (more than a pass takes), then the hot one.
+    await t.db.query(
+      `INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts, queued_at)
+       SELECT -g, $1, now(), now(), now() - interval '1 hour' + g * interval '1 second' FROM generate_series(1, 250) g`,
+      [calm.customerId],
+    );
+    const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Hot 3' }));
+    await send(s, 9.5);
+    const next = await nextWindows(t.db);
+    expect(next).toHaveLength(200);
+    expect(next[0]).toMatchObject({ sensor_id: s.sensorId, hot: true });
+    expect(next.slice(1).every((w) => !w.hot && w.sensor_id < 0)).toBe(true);
+    await t.db.query('DELETE FROM alarm_queue WHERE sensor_id < 0');
+  });
+
+  it('stops being hot once its out-of-range readings are evaluated, though later in-range ones widened it meanwhile', async () => {
+    const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Hot 4' }));
+    await send(s, 9.5);
+    // Right before the dequeue, a batch of in-range readings widens the window (a new version).
+    const widen = async (q: Queryable) => {
+      await q.query(`UPDATE alarm_queue SET version = version + 1 WHERE sensor_id = $1`, [s.sensorId]);
+    };
+    const out = await t.db.tx((q) => evaluateSensor(q, s.sensorId, { beforeDequeue: widen }));
+    expect(out).toMatchObject({ dequeued: false, opened: 1 });
+    expect(await queueRow(s)).toEqual({ version: 2, hot_version: null });
+    // A later out-of-range reading makes it hot again.
+    await send(s, 9.7);
+    expect(await queueRow(s)).toEqual({ version: 3, hot_version: 3 });
+  });
+});
