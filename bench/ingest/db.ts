@@ -2,6 +2,7 @@
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteFrom, pgliteParsers, postgresDb, type Db } from '../../server/src/platform/db/client.js';
+import { CopyIn } from '../../server/src/platform/db/copy.js';
 
 export interface BenchDb {
   db: Db;
@@ -9,37 +10,6 @@ export interface BenchDb {
   /** COPY reading (cols) FROM STDIN with this tab-separated text. */
   copy(columns: string, text: string): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A node-postgres Submittable that streams text into COPY … FROM STDIN (pg-copy-streams in thirty lines). */
-class CopyIn {
-  private done!: (err?: Error) => void;
-  readonly finished = new Promise<void>((resolve, reject) => (this.done = (err) => (err ? reject(err) : resolve())));
-  private error?: Error;
-  constructor(
-    private sql: string,
-    private data: Buffer,
-  ) {}
-  submit(connection: any) {
-    connection.query(this.sql);
-  }
-  handleCopyInResponse(connection: any) {
-    const CHUNK = 1 << 20;
-    for (let i = 0; i < this.data.length; i += CHUNK) connection.sendCopyFromChunk(this.data.subarray(i, i + CHUNK));
-    connection.endCopyFrom();
-  }
-  handleCommandComplete() {}
-  handleError(err: Error) {
-    this.error = err;
-  }
-  handleReadyForQuery() {
-    this.done(this.error);
-  }
-  handleRowDescription() {}
-  handleDataRow() {}
-  handleEmptyQuery() {}
-  handlePortalSuspended() {}
-  handleCopyData() {}
 }
 
 export async function openBenchDb(): Promise<BenchDb> {

@@ -26,6 +26,7 @@ import { openBenchDb } from './db.js';
 import { startAlarm } from '../../server/src/alarm/index.js';
 import { measureAlarmLatency, pct } from './alarm-latency.js';
 import { startSmtp } from '../../e2e/support/smtp.js';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const K = Number(process.env.BENCH_READINGS ?? 200_000);
 const G = Number(process.env.BENCH_GATEWAYS ?? 8);
@@ -117,6 +118,22 @@ async function publishAll(url: string, f: Fixture, messages: string[][]): Promis
 const stored = async (db: Db, f: Fixture) =>
   Number((await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM reading WHERE customer_id = $1`, [f.customerId]))!.n);
 
+/** CPU seconds used so far by the local PostgreSQL server's processes (0 where /proc does not show them, e.g. PGlite or a remote server). */
+function postgresCpuS(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
 async function main() {
   const bench = await openBenchDb();
   const { db } = bench;
@@ -134,7 +151,10 @@ async function main() {
   deps.bus.on('reading', (e) => (liveBytes += JSON.stringify(e).length));
   const alarm = startAlarm(deps, { noticePoll: false });
   const ingest = await startIngest(deps, { mqttPort: 0, mqttPortExplicit: false, host: '127.0.0.1', presence: false });
+  const cpu0 = { node: process.cpuUsage(), pg: postgresCpuS() };
   const ms = await publishAll(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, msgs);
+  const nodeCpu = process.cpuUsage(cpu0.node);
+  const cpu = { node: (nodeCpu.user + nodeCpu.system) / 1e6, pg: postgresCpuS() - cpu0.pg };
   const w = { ...deps.ingest!.writer.stats };
   const a0 = performance.now();
   await alarm.drain();
@@ -154,6 +174,7 @@ async function main() {
   if (n !== K + lat.readings) throw new Error(`embedded: ${n} of ${K + lat.readings} readings stored`);
   const ingestRps = K / (ms / 1000);
   console.log(`embedded broker: ${K} readings in ${(ms / 1000).toFixed(2)} s = ${Math.round(ingestRps)} readings/s (${w.batches} batches, ${Math.round(K / w.batches)} readings per batch, ${Math.round(w.commitMs)} ms in commits)`);
+  console.log(`  CPU over those ${(ms / 1000).toFixed(2)} s: this process (broker, publishers, console) ${cpu.node.toFixed(2)} s, PostgreSQL ${cpu.pg.toFixed(2)} s`);
 
   if (process.env.MQTT_URL) {
     const fx = await enrol(db);

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { evaluateSensor } from './evaluator.js';
-import { dequeueQuiet, nextWindows, type QueuedWindow } from './quiet.js';
+import { dequeueQuiet, hotWaiting, nextWindows, type QueuedWindow } from './quiet.js';
 import { createNotifier } from './notifier.js';
 import { isConnectionError, reportFailure, type FailureLog } from '../platform/db/outage.js';
 import { REMOTE, type Origin } from '../platform/events.js';
@@ -87,8 +87,8 @@ class Loop {
 }
 
 const ALARM_LATENCY = 'coldwatch_alarm_latency_seconds';
-/** Full evaluations of windows that are not hot, per pass (see evaluate). */
-const LOUD_PER_PASS = 8;
+/** Evaluations in flight at once on PostgreSQL. */
+const EVAL_CONCURRENCY = 4;
 
 
 /**
@@ -128,22 +128,29 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
     }
   };
 
+  /**
+   * Windows are evaluated a few at a time on PostgreSQL (as replicas do: the per-sensor advisory
+   * lock keeps two evaluations of one sensor apart); one at a time on PGlite, one connection.
+   */
+  const width = db.kind === 'postgres' ? EVAL_CONCURRENCY : 1;
+  const evaluateAll = async (rows: QueuedWindow[]) => (await Promise.all(rows.map((r) => evaluateOne(r)))).reduce((a, b) => a + b, 0);
+
   const evaluate = async (): Promise<number> => {
     const queued = await nextWindows(db);
     let done = 0;
     // A hot window (a reading outside its zone) may open an exception: evaluated first, in full.
-    for (const r of queued) if (r.hot) done += await evaluateOne(r);
-    // One statement dequeues every other window with nothing to evaluate (quiet.ts); of the
-    // loud ones a few get the full evaluation per pass, so that a window turning hot meanwhile
-    // waits for a few evaluations, not for a whole backlog of them.
+    const hot = queued.filter((r) => r.hot);
+    for (let i = 0; i < hot.length; i += width) done += await evaluateAll(hot.slice(i, i + width));
+    // One statement dequeues every other window with nothing to evaluate (quiet.ts); the loud
+    // ones get the full evaluation, until a window turns hot meanwhile: the next pass takes it
+    // first, so an alarm waits for a few evaluations, not for a backlog of them.
     const rest = queued.filter((r) => !r.hot);
     const judged = await dequeueQuiet(db, rest.map((r) => r.sensor_id));
     done += judged.quiet.size;
-    let loud = 0;
-    for (const r of rest) {
-      if (!judged.loud.has(r.sensor_id)) continue;
-      if (loud++ === LOUD_PER_PASS) break;
-      done += await evaluateOne(r);
+    const loud = rest.filter((r) => judged.loud.has(r.sensor_id));
+    for (let i = 0; i < loud.length; i += width) {
+      done += await evaluateAll(loud.slice(i, i + width));
+      if (await hotWaiting(db)) break;
     }
     return done;
   };

@@ -74,6 +74,9 @@ export interface QueuedWindow {
 export const nextWindows = (q: Queryable, limit = 200) =>
   q.query<QueuedWindow>('SELECT sensor_id, queued_at, hot_version IS NOT NULL AS hot FROM alarm_queue ORDER BY hot DESC, queued_at LIMIT $1', [limit]);
 
+/** Whether a hot window waits (one probe of the alarm_queue_next index). */
+export const hotWaiting = async (q: Queryable) => (await q.query('SELECT 1 FROM alarm_queue WHERE hot_version IS NOT NULL ORDER BY hot_version IS NOT NULL DESC, queued_at LIMIT 1')).length > 0;
+
 export interface Judged {
   /** Quiet windows, dequeued by the statement. */
   quiet: Set<number>;

@@ -8,6 +8,7 @@ import { FUTURE_TOLERANCE_MS } from '@coldwatch/contract';
 import { foreignReason, type Directory, type GatewayInfo, type SensorInfo } from './directory.js';
 import type { Partitions } from './partitions.js';
 import { reportFailure } from '../platform/db/outage.js';
+import { copyValue } from '../platform/db/copy.js';
 
 export interface IngestResult {
   accepted: number;
@@ -350,26 +351,37 @@ async function queueRollups(q: Queryable, items: Item[]) {
   );
 }
 
-const INSERT_READINGS = `INSERT INTO reading (sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door)
+const READING_COLUMNS = 'reading (sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door)';
+
+const INSERT_READINGS = `INSERT INTO ${READING_COLUMNS}
      SELECT s, to_timestamp(t / 1000.0), c, te, hu, vo, rs, lq, ga, do_
        FROM unnest($1::int[], $2::float8[], $3::int[], $4::real[], $5::real[], $6::real[], $7::real[], $8::real[], $9::real[], $10::smallint[])
               AS v(s, t, c, te, hu, vo, rs, lq, ga, do_)`;
 
+/** The batch as rows of COPY's text format, in the columns of READING_COLUMNS. */
+function copyText(items: Item[]): string {
+  let text = '';
+  for (const { sensor, r } of items) {
+    text += `${sensor.id}\t${iso(r.ts)}\t${sensor.customerId}\t${copyValue(r.temp)}\t${copyValue(r.hum)}\t${copyValue(r.volt)}\t${copyValue(r.rssi)}\t${copyValue(r.lqi)}\t${copyValue(r.gas)}\t${copyValue(r.door)}\n`;
+  }
+  return text;
+}
+
 /**
  * Inserts the batch and answers the keys it stored (the others were duplicates). Usually
- * every row is new: a plain INSERT, a third cheaper than ON CONFLICT, inside a savepoint. A
- * redelivered reading makes it fail on the key; then the batch goes in again with ON CONFLICT
- * DO NOTHING, whose RETURNING list names the new ones.
+ * every row is new: a plain COPY (about twice as fast as INSERT … SELECT FROM unnest, which is
+ * a third cheaper than ON CONFLICT; docs/performance.md), inside a savepoint. A redelivered
+ * reading makes it fail on the key; then the batch goes in again with ON CONFLICT DO NOTHING,
+ * whose RETURNING list names the new ones.
  */
 async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>> {
   // Key order, so that two batches committing at once meet on duplicate keys in the same order.
   items.sort((a, b) => a.sensor.id - b.sensor.id || a.r.ts - b.r.ts);
   const col = <T>(f: (it: Item) => T) => items.map(f);
-  // Epoch ms as float8: parsed far faster than timestamp text; to_timestamp keeps whole ms exactly.
-  const params = [col((i) => i.sensor.id), col((i) => i.r.ts), col((i) => i.sensor.customerId), col((i) => i.r.temp), col((i) => i.r.hum), col((i) => i.r.volt), col((i) => i.r.rssi), col((i) => i.r.lqi), col((i) => i.r.gas), col((i) => i.r.door)];
   await q.exec('SAVEPOINT readings');
   try {
-    await q.run(INSERT_READINGS, params);
+    if (q.copyIn) await q.copyIn(READING_COLUMNS, copyText(items));
+    else await q.run(INSERT_READINGS, params());
     await q.exec('RELEASE SAVEPOINT readings');
     return new Set(items.map((i) => i.key));
   } catch (err) {
@@ -378,9 +390,14 @@ async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>>
   }
   const stored = await q.query<{ sensor_id: number; t: number }>(
     `${INSERT_READINGS} ON CONFLICT DO NOTHING RETURNING sensor_id, (extract(epoch FROM ts) * 1000)::bigint AS t`,
-    params,
+    params(),
   );
   return new Set(stored.map((r) => `${r.sensor_id}:${Number(r.t)}`));
+
+  // Epoch ms as float8: parsed far faster than timestamp text; to_timestamp keeps whole ms exactly.
+  function params() {
+    return [col((i) => i.sensor.id), col((i) => i.r.ts), col((i) => i.sensor.customerId), col((i) => i.r.temp), col((i) => i.r.hum), col((i) => i.r.volt), col((i) => i.r.rssi), col((i) => i.r.lqi), col((i) => i.r.gas), col((i) => i.r.door)];
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { Outage, alwaysUp, type DbStatus } from './outage.js';
+import { CopyIn } from './copy.js';
 
 /**
  * One small interface over both engines: node-postgres when DATABASE_URL is set, PGlite
@@ -15,6 +16,8 @@ export interface Queryable {
   run<T = Record<string, any>>(text: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
   /** Several statements without parameters (a migration file), on this connection or transaction. */
   exec(sql: string): Promise<void>;
+  /** `COPY table (columns) FROM STDIN` with these rows of COPY's text format (platform/db/copy.ts). */
+  copyIn?(target: string, text: string): Promise<void>;
 }
 
 export interface Db extends Queryable {
@@ -97,6 +100,11 @@ async function transaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>): 
         return { rows: r.rows, rowCount: r.rowCount ?? 0 };
       },
       exec: async (sql) => void (await client.query(sql)),
+      async copyIn(target, text) {
+        const copy = new CopyIn(`COPY ${target} FROM STDIN`, Buffer.from(text));
+        void client.query(copy as any);
+        await copy.finished;
+      },
     });
     await client.query('COMMIT');
     return result;
@@ -145,6 +153,7 @@ export function pgliteFrom(lite: PGlite): Db {
             return { rows: r.rows as any[], rowCount: r.affectedRows ?? 0 };
           },
           exec: async (sql) => void (await t.exec(sql)),
+          copyIn: async (target, text) => void (await t.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([text]) })),
         }),
       );
     },
