@@ -25,15 +25,18 @@ async function withSecret(s: Site) {
 }
 
 let clock = Date.now() - 3_600_000;
-async function send(s: Awaited<ReturnType<typeof withSecret>>, temp: number | null, hum: number | null = null) {
+async function send(s: Awaited<ReturnType<typeof withSecret>>, temp: number | null, hum: number | null = null, ts = (clock += 60_000)) {
   const res = await t.app.inject({
     method: 'POST',
     url: `/ingest/v1/${s.sn}/data`,
     headers: { authorization: `Bearer ${s.secret}`, 'content-type': 'application/json' },
-    payload: JSON.stringify({ readings: [{ dev: s.devNo, ts: (clock += 60_000), temp, hum }] }),
+    payload: JSON.stringify({ readings: [{ dev: s.devNo, ts, temp, hum }] }),
   });
   expect(res.json()).toMatchObject({ accepted: 1 });
 }
+
+/** What the evaluator does once it has judged the window. */
+const consume = (s: Site) => t.db.query('DELETE FROM alarm_queue WHERE sensor_id = $1', [s.sensorId]);
 
 const queueRow = (s: Site) =>
   t.db.one<{ version: number; hot_version: number | null }>(`SELECT version::int, hot_version::int FROM alarm_queue WHERE sensor_id = $1`, [s.sensorId]);
@@ -93,5 +96,71 @@ describe('hot alarm windows', () => {
     // A later out-of-range reading makes it hot again.
     await send(s, 9.7);
     expect(await queueRow(s)).toEqual({ version: 3, hot_version: 3 });
+  });
+
+  describe('calm windows are not queued', () => {
+    it('skips in-range readings after an in-range latest one, and queues again when it matters', async () => {
+      const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Calm 1', hum: [30, 70] }));
+      await send(s, 5, 50);
+      await consume(s);
+      await send(s, 5.5, 52);
+      expect(await queueRow(s)).toBeUndefined();
+      // A back-filled reading (before the latest one) is queued.
+      await send(s, 5, 50, clock - 30_000);
+      expect(await queueRow(s)).toMatchObject({ hot_version: null });
+      await consume(s);
+      // After an out-of-range reading, the first in-range one is queued (it ends the run).
+      await send(s, 9, 50);
+      await consume(s);
+      await send(s, 5, 50);
+      expect(await queueRow(s)).toMatchObject({ hot_version: null });
+      await consume(s);
+      await send(s, 5, 50);
+      expect(await queueRow(s)).toBeUndefined();
+      // The latest reading had no humidity though the carrier watches it: not known calm.
+      await send(s, 5, null);
+      await consume(s);
+      await send(s, 5, 50);
+      expect(await queueRow(s)).toMatchObject({ hot_version: null });
+    });
+
+    it('queues while a data exception of the sensor or of its carrier is ongoing', async () => {
+      const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Calm 2' }));
+      await send(s, 5);
+      await consume(s);
+      const [e] = await t.db.query<{ id: number }>(
+        `INSERT INTO exception_record (customer_id, carrier_id, sensor_id, gateway_id, type, category, status, ongoing, start_ts, last_ts, first_value, peak_value, limit_min, limit_max)
+         VALUES ($1, $2, $3, $4, 'data', 'temp_high', 0, true, now() - interval '2 hours', now() - interval '2 hours', 9, 9, 2, 8) RETURNING id`,
+        [s.customerId, s.carrierId, s.sensorId, s.gatewayId],
+      );
+      await send(s, 5);
+      expect(await queueRow(s)).toBeDefined();
+      await consume(s);
+      await t.db.query(`UPDATE exception_record SET sensor_id = NULL WHERE id = $1`, [e.id]);
+      await send(s, 5);
+      expect(await queueRow(s)).toBeDefined();
+      await consume(s);
+      await t.db.query(`UPDATE exception_record SET ongoing = false, end_ts = now() WHERE id = $1`, [e.id]);
+      await send(s, 5);
+      expect(await queueRow(s)).toBeUndefined();
+    });
+
+    it('queues every window of a carrier judged on an aggregate of its sensors', async () => {
+      const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Calm 3' }));
+      await t.db.query(`UPDATE carrier SET sample_mode = 'avg' WHERE id = $1`, [s.carrierId]);
+      await send(s, 5);
+      await consume(s);
+      await send(s, 5);
+      expect(await queueRow(s)).toBeDefined();
+    });
+
+    it('queues when the zone moved so that the latest reading is now outside it', async () => {
+      const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Calm 4' }));
+      await send(s, 7.5);
+      await consume(s);
+      await t.db.query(`UPDATE carrier SET temp_max = 7 WHERE id = $1`, [s.carrierId]);
+      await send(s, 6);
+      expect(await queueRow(s)).toBeDefined();
+    });
   });
 });

@@ -291,7 +291,7 @@ export class ReadingWriter {
         } else it.msg.result.duplicates++;
       }
       const updated = newestPerSensor.size ? await updateSensors(q, [...newestPerSensor.values()]) : [];
-      if (span.size) await queueAlarms(q, span);
+      if (span.size) await queueAlarms(q, span, new Map(updated.map((u) => [u.id, u])));
       if (span.size) await queueRollups(q, items.filter((it) => inserted.has(it.key)));
       const gws = touch.length ? await touchGateways(q, touch) : [];
       if (batch.rejects.length) await insertRejects(q, batch.rejects);
@@ -400,6 +400,16 @@ async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>>
   }
 }
 
+/** A sensor whose latest values a batch moved: its status before and after, and the latest reading before the batch. */
+interface Updated {
+  id: number;
+  old_status: number;
+  status: number;
+  old_ts: Date | null;
+  old_temp: number | null;
+  old_hum: number | null;
+}
+
 /**
  * Latest values move only forward in time (a back-filled reading never replaces a newer
  * one); a sensor counts as running again only if that reading is recent.
@@ -407,7 +417,7 @@ async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>>
 async function updateSensors(q: Queryable, newest: Item[]) {
   newest.sort((a, b) => a.sensor.id - b.sensor.id);
   const col = <T>(f: (it: Item) => T) => newest.map(f);
-  return q.query<{ id: number; old_status: number; status: number }>(
+  return q.query<Updated>(
     `UPDATE sensor s SET last_ts = v.ts, last_temp = v.temp, last_hum = v.hum, last_volt = v.volt, last_rssi = v.rssi,
             last_lqi = v.lqi, last_gas = v.gas, last_door = v.door,
             status = CASE WHEN s.status = 2 THEN 2
@@ -415,9 +425,10 @@ async function updateSensors(q: Queryable, newest: Item[]) {
                           ELSE s.status END
        FROM unnest($1::int[], $2::timestamptz[], $3::real[], $4::real[], $5::real[], $6::real[], $7::real[], $8::real[], $9::smallint[])
               AS v(id, ts, temp, hum, volt, rssi, lqi, gas, door),
-            (SELECT id, status AS old_status FROM sensor WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE) o
+            (SELECT id, status AS old_status, last_ts AS old_ts, last_temp AS old_temp, last_hum AS old_hum
+               FROM sensor WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE) o
       WHERE s.id = v.id AND o.id = v.id AND (s.last_ts IS NULL OR s.last_ts < v.ts)
-      RETURNING s.id, o.old_status, s.status`,
+      RETURNING s.id, o.old_status, s.status, o.old_ts, o.old_temp, o.old_hum`,
     [
       col((i) => i.sensor.id),
       col((i) => iso(i.r.ts)),
@@ -461,31 +472,68 @@ function widen(spans: Map<number, Span>, it: Item) {
   s.hHi = hi(s.hHi, hum);
 }
 
+/** A reading field outside the carrier's zone for it (`x` an SQL expression; a NULL value or zone is not out): as alarm/quiet.ts. */
+const outOf = (field: 'temp' | 'hum', x: string) =>
+  `(k.${field}_min IS NOT NULL AND k.${field}_max IS NOT NULL AND (${x} > k.${field}_max::real OR ${x} < k.${field}_min::real))`;
+/** The previous reading gives the field a value inside the zone, or the carrier has no zone for it. */
+const inBefore = (field: 'temp' | 'hum', x: string) =>
+  `(k.${field}_min IS NULL OR k.${field}_max IS NULL OR (${x} IS NOT NULL AND NOT (${x} > k.${field}_max::real OR ${x} < k.${field}_min::real)))`;
+
 /**
  * Widens each sensor's alarm window. `queued_at` keeps the time the window first became due:
  * the evaluator works oldest first, and a sensor that reports in every batch must not be
- * pushed to the back of the queue each time (it would never be evaluated under load). A window
- * with a reading outside its carrier's zone is marked hot with the version that brought it
- * (migration 0027; the same comparison as the quiet check, alarm/quiet.ts): the evaluator takes
- * it first, since it may open an exception.
+ * pushed to the back of the queue each time (it would never be evaluated under load).
+ *
+ * A window with a reading outside its carrier's zone is marked hot with the version that
+ * brought it (migration 0027): the evaluator takes it first, since it may open an exception.
+ *
+ * A calm window is not queued at all: its readings all follow the sensor's latest one (no
+ * back-fill), are all inside the zone, the latest one before them was inside it too, the
+ * carrier is judged on each sensor (sample mode "latest") and no data exception of the sensor
+ * or the carrier is ongoing. Its evaluation would find exactly what the quiet check
+ * (alarm/quiet.ts) finds, nothing to do, and at a reading a minute from every sensor that check
+ * was most of the evaluator's work. A window queued before it (not yet evaluated) needs
+ * nothing from it: its run ended at that in-range latest reading, and it reads the readings
+ * after it as its neighbours. The sensor row lock taken by updateSensors orders two batches of
+ * one sensor, so "the latest one before them" is what the other batch committed.
  */
-async function queueAlarms(q: Queryable, spans: Map<number, Span>) {
+async function queueAlarms(q: Queryable, spans: Map<number, Span>, before: Map<number, Updated>) {
   const ids = [...spans.keys()].sort((a, b) => a - b);
   const col = <T>(f: (s: Span) => T) => ids.map((id) => f(spans.get(id)!));
+  const prev = (id: number) => before.get(id);
   await q.query(
-    `INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts, hot_version)
-     SELECT v.s, v.c, v.lo, v.hi,
-            CASE WHEN k.alarm_on AND (
-              (k.temp_min IS NOT NULL AND k.temp_max IS NOT NULL AND (v.t_hi > k.temp_max::real OR v.t_lo < k.temp_min::real))
-              OR (k.hum_min IS NOT NULL AND k.hum_max IS NOT NULL AND (v.h_hi > k.hum_max::real OR v.h_lo < k.hum_min::real))) THEN 1 END
-       FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::real[], $6::real[], $7::real[], $8::real[])
-              AS v(s, c, lo, hi, t_lo, t_hi, h_lo, h_hi)
-       LEFT JOIN sensor s ON s.id = v.s LEFT JOIN carrier k ON k.id = s.carrier_id
-      ORDER BY v.s
+    `WITH v AS (
+       SELECT v.*, s.carrier_id, k.sample_mode,
+              coalesce(k.alarm_on AND (${outOf('temp', 'v.t_hi')} OR ${outOf('temp', 'v.t_lo')} OR ${outOf('hum', 'v.h_hi')} OR ${outOf('hum', 'v.h_lo')}), false) AS hot,
+              coalesce(k.alarm_on AND k.sample_mode = 'latest' AND v.p_ts < v.lo
+                AND ${inBefore('temp', 'v.p_t')} AND ${inBefore('hum', 'v.p_h')}
+                AND NOT EXISTS (SELECT 1 FROM exception_record e WHERE e.sensor_id = v.s AND e.ongoing AND e.type = 'data')
+                AND NOT EXISTS (SELECT 1 FROM exception_record e WHERE e.carrier_id = k.id AND e.sensor_id IS NULL AND e.ongoing AND e.type = 'data'),
+              false) AS calm
+         FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::real[], $6::real[], $7::real[], $8::real[],
+                     $9::timestamptz[], $10::real[], $11::real[])
+                AS v(s, c, lo, hi, t_lo, t_hi, h_lo, h_hi, p_ts, p_t, p_h)
+         LEFT JOIN sensor s ON s.id = v.s LEFT JOIN carrier k ON k.id = s.carrier_id
+     )
+     INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts, hot_version)
+     SELECT s, c, lo, hi, CASE WHEN hot THEN 1 END FROM v WHERE hot OR NOT calm
+      ORDER BY s
      ON CONFLICT (sensor_id) DO UPDATE SET min_ts = LEAST(alarm_queue.min_ts, EXCLUDED.min_ts),
        max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1,
        hot_version = CASE WHEN EXCLUDED.hot_version IS NULL THEN alarm_queue.hot_version ELSE alarm_queue.version + 1 END`,
-    [ids, col((s) => s.customerId), col((s) => iso(s.min)), col((s) => iso(s.max)), col((s) => s.tLo), col((s) => s.tHi), col((s) => s.hLo), col((s) => s.hHi)],
+    [
+      ids,
+      col((s) => s.customerId),
+      col((s) => iso(s.min)),
+      col((s) => iso(s.max)),
+      col((s) => s.tLo),
+      col((s) => s.tHi),
+      col((s) => s.hLo),
+      col((s) => s.hHi),
+      ids.map((id) => prev(id)?.old_ts ?? null),
+      ids.map((id) => prev(id)?.old_temp ?? null),
+      ids.map((id) => prev(id)?.old_hum ?? null),
+    ],
   );
 }
 
