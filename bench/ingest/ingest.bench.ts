@@ -12,7 +12,8 @@
  *   DATABASE_URL=postgres://… npm run bench:ingest
  * Env: BENCH_READINGS (200000), BENCH_GATEWAYS (8), BENCH_SENSORS per gateway (50),
  *      BENCH_INFLIGHT messages per gateway (32), MQTT_URL,
- *      BENCH_RATE readings/s of the latency phase (10000), BENCH_LATENCY_S its length (10).
+ *      BENCH_RATE readings/s of the latency phase (10000), BENCH_LATENCY_S its length (10),
+ *      BENCH_PROFILE a file for a CPU profile of the flood.
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
@@ -26,7 +27,8 @@ import { openBenchDb } from './db.js';
 import { startAlarm } from '../../server/src/alarm/index.js';
 import { measureAlarmLatency, pct } from './alarm-latency.js';
 import { startSmtp } from '../../e2e/support/smtp.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 
 const K = Number(process.env.BENCH_READINGS ?? 200_000);
 const G = Number(process.env.BENCH_GATEWAYS ?? 8);
@@ -151,8 +153,16 @@ async function main() {
   deps.bus.on('reading', (e) => (liveBytes += JSON.stringify(e).length));
   const alarm = startAlarm(deps, { noticePoll: false });
   const ingest = await startIngest(deps, { mqttPort: 0, mqttPortExplicit: false, host: '127.0.0.1', presence: false });
+  // BENCH_PROFILE=file.cpuprofile: a CPU profile of this process over the flood alone (open it in Chrome's DevTools).
+  const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const cpu0 = { node: process.cpuUsage(), pg: postgresCpuS() };
   const ms = await publishAll(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, msgs);
+  if (profiler) writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
   const nodeCpu = process.cpuUsage(cpu0.node);
   const cpu = { node: (nodeCpu.user + nodeCpu.system) / 1e6, pg: postgresCpuS() - cpu0.pg };
   const w = { ...deps.ingest!.writer.stats };

@@ -138,28 +138,35 @@ export function parseData(payload: Buffer | string): Parsed<{ readings: DeviceRe
     const list = body.readings;
     if (!Array.isArray(list)) fail('readings is not an array');
     const refused: RefusedReading[] = [];
+    // This runs for every reading at full ingest rate: the messages naming a field are built only on failure.
+    const value = (o: Record<string, unknown>, k: ValueField, i: number): number | null => {
+      const v = o[k];
+      if (v === undefined || v === null) return null;
+      if (typeof v !== 'number' || !Number.isFinite(v)) fail(`readings[${i}].${k} is not a finite number`);
+      return v as number;
+    };
     const parsed = (list as unknown[]).map((r, i) => {
       if (r === null || typeof r !== 'object' || Array.isArray(r)) fail(`readings[${i}] is not an object`);
       const o = r as Record<string, unknown>;
+      const dev = o.dev;
       const reading: DeviceReading = {
         // Checked per reading below (validDeviceNo): a bad number refuses that reading, not the message.
-        dev: readingDev(o.dev, `readings[${i}].dev`),
-        ts: time(o.ts, `readings[${i}].ts`),
-        temp: num(o.temp, `readings[${i}].temp`),
-        hum: num(o.hum, `readings[${i}].hum`),
-        volt: num(o.volt, `readings[${i}].volt`),
-        rssi: num(o.rssi, `readings[${i}].rssi`),
-        lqi: num(o.lqi, `readings[${i}].lqi`),
-        gas: num(o.gas, `readings[${i}].gas`),
-        door: num(o.door, `readings[${i}].door`),
+        dev: typeof dev === 'string' && dev !== '' ? dev : readingDev(dev, `readings[${i}].dev`),
+        ts: typeof o.ts === 'number' && Number.isFinite(o.ts) && o.ts > 0 ? Math.round(o.ts) : time(o.ts, `readings[${i}].ts`),
+        temp: value(o, 'temp', i),
+        hum: value(o, 'hum', i),
+        volt: value(o, 'volt', i),
+        rssi: value(o, 'rssi', i),
+        lqi: value(o, 'lqi', i),
+        gas: value(o, 'gas', i),
+        door: value(o, 'door', i),
       };
       if (reading.door !== null && reading.door !== 0 && reading.door !== 1) fail(`readings[${i}].door is not 0 or 1`);
       return reading;
     });
     const readings: DeviceReading[] = [];
     for (const r of parsed) {
-      const shown = JSON.stringify(r.dev).slice(0, 60);
-      if (!validDeviceNo(r.dev)) refused.push({ dev: null, reason: 'bad_device_number', detail: `dev=${shown}` });
+      if (!validDeviceNo(r.dev)) refused.push({ dev: null, reason: 'bad_device_number', detail: `dev=${JSON.stringify(r.dev).slice(0, 60)}` });
       else if (r.ts < EARLIEST_READING_MS) refused.push({ dev: r.dev, reason: 'bad_time', detail: `ts=${r.ts}` });
       else {
         const bad = outOfRange(r);

@@ -37,8 +37,11 @@ interface Item {
   sensor: SensorInfo;
   r: DeviceReading;
   msg: Message;
-  key: string;
 }
+
+/** Key order (sensor, time): duplicates become neighbours, and two batches lock their rows in the same order. */
+const byKey = (a: Item, b: Item) => a.sensor.id - b.sensor.id || a.r.ts - b.r.ts;
+const keyOf = (sensorId: number, ts: number) => `${sensorId}:${ts}`;
 
 interface Batch {
   items: Item[];
@@ -127,7 +130,7 @@ export class ReadingWriter {
       if (reason) {
         rejects.push({ sn: gw.sn, customerId: gw.customerId, dev: r.dev, reason, detail: `ts=${r.ts}` });
       } else {
-        batch.items.push({ sensor: sensor!, r, msg, key: `${sensor!.id}:${r.ts}` });
+        batch.items.push({ sensor: sensor!, r, msg });
       }
     }
     if (rejects.length) {
@@ -267,23 +270,25 @@ export class ReadingWriter {
 
   private async write(batch: Batch) {
     // Duplicates inside the batch (a redelivery racing the original) count once.
-    const unique = new Map<string, Item>();
+    batch.items.sort(byKey);
+    const items: Item[] = [];
     for (const it of batch.items) {
-      if (unique.has(it.key)) it.msg.result.duplicates++;
-      else unique.set(it.key, it);
+      const prev = items[items.length - 1];
+      if (prev && prev.sensor.id === it.sensor.id && prev.r.ts === it.r.ts) it.msg.result.duplicates++;
+      else items.push(it);
     }
-    const items = [...unique.values()];
     if (items.length) await this.partitions.ensureFor(items.map((i) => i.r.ts));
 
     const now = Date.now();
     const touch = [...batch.gateways.keys()].filter((id) => (this.touched.get(id) ?? 0) < now - GATEWAY_TOUCH_MS).sort((a, b) => a - b);
 
     const result = await this.db.tx(async (q) => {
-      const inserted = items.length ? await insertReadings(q, items) : new Set<string>();
+      const stored = items.length ? await insertReadings(q, items) : 'all';
+      const inserted = (it: Item) => stored === 'all' || stored.has(keyOf(it.sensor.id, it.r.ts));
       const newestPerSensor = new Map<number, Item>();
       const span = new Map<number, Span>();
       for (const it of items) {
-        if (inserted.has(it.key)) {
+        if (inserted(it)) {
           it.msg.result.accepted++;
           const cur = newestPerSensor.get(it.sensor.id);
           if (!cur || cur.r.ts < it.r.ts) newestPerSensor.set(it.sensor.id, it);
@@ -292,7 +297,7 @@ export class ReadingWriter {
       }
       const updated = newestPerSensor.size ? await updateSensors(q, [...newestPerSensor.values()]) : [];
       if (span.size) await queueAlarms(q, span, new Map(updated.map((u) => [u.id, u])));
-      if (span.size) await queueRollups(q, items.filter((it) => inserted.has(it.key)));
+      if (span.size) await queueRollups(q, stored === 'all' ? items : items.filter(inserted));
       const gws = touch.length ? await touchGateways(q, touch) : [];
       if (batch.rejects.length) await insertRejects(q, batch.rejects);
       return { updated, gws, newestPerSensor };
@@ -368,22 +373,22 @@ function copyText(items: Item[]): string {
 }
 
 /**
- * Inserts the batch and answers the keys it stored (the others were duplicates). Usually
+ * Inserts the batch and answers the keys it stored ('all', or those of the set; the others were
+ * duplicates). Usually
  * every row is new: a plain COPY (about twice as fast as INSERT … SELECT FROM unnest, which is
  * a third cheaper than ON CONFLICT; docs/performance.md), inside a savepoint. A redelivered
  * reading makes it fail on the key; then the batch goes in again with ON CONFLICT DO NOTHING,
  * whose RETURNING list names the new ones.
  */
-async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>> {
-  // Key order, so that two batches committing at once meet on duplicate keys in the same order.
-  items.sort((a, b) => a.sensor.id - b.sensor.id || a.r.ts - b.r.ts);
+async function insertReadings(q: Queryable, items: Item[]): Promise<'all' | Set<string>> {
+  // In key order (write() sorted them), so that two batches committing at once meet on duplicate keys in the same order.
   const col = <T>(f: (it: Item) => T) => items.map(f);
   await q.exec('SAVEPOINT readings');
   try {
     if (q.copyIn) await q.copyIn(READING_COLUMNS, copyText(items));
     else await q.run(INSERT_READINGS, params());
     await q.exec('RELEASE SAVEPOINT readings');
-    return new Set(items.map((i) => i.key));
+    return 'all';
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
     await q.exec('ROLLBACK TO SAVEPOINT readings');
@@ -392,7 +397,7 @@ async function insertReadings(q: Queryable, items: Item[]): Promise<Set<string>>
     `${INSERT_READINGS} ON CONFLICT DO NOTHING RETURNING sensor_id, (extract(epoch FROM ts) * 1000)::bigint AS t`,
     params(),
   );
-  return new Set(stored.map((r) => `${r.sensor_id}:${Number(r.t)}`));
+  return new Set(stored.map((r) => keyOf(r.sensor_id, Number(r.t))));
 
   // Epoch ms as float8: parsed far faster than timestamp text; to_timestamp keeps whole ms exactly.
   function params() {
