@@ -24,8 +24,15 @@ import type { Queryable } from '../platform/db/client.js';
  * a whole pass's rows can be held).
  */
 
-const outTemp = (r: string) => `(k.temp_min IS NOT NULL AND k.temp_max IS NOT NULL AND (${r}.temp > k.temp_max::real OR ${r}.temp < k.temp_min::real))`;
-const outHum = (r: string) => `(k.hum_min IS NOT NULL AND k.hum_max IS NOT NULL AND (${r}.hum > k.hum_max::real OR ${r}.hum < k.hum_min::real))`;
+/**
+ * SQL: the value `x` (an expression) is outside the zone of carrier `k` for the field; a NULL
+ * value or an unset zone is not out. Compared in float4, as readings are stored (segments.ts).
+ * The ingest writer judges its batches' windows with the same test (ingest/writer.ts queueAlarms).
+ */
+export const outOfZone = (field: 'temp' | 'hum', x: string) =>
+  `(k.${field}_min IS NOT NULL AND k.${field}_max IS NOT NULL AND (${x} > k.${field}_max::real OR ${x} < k.${field}_min::real))`;
+const outTemp = (r: string) => outOfZone('temp', `${r}.temp`);
+const outHum = (r: string) => outOfZone('hum', `${r}.hum`);
 
 /** The nearest reading with a value for the field on one side of the window is out of range. */
 const neighbourOut = (field: 'temp' | 'hum', side: 'before' | 'after') =>

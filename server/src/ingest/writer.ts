@@ -9,6 +9,7 @@ import { foreignReason, type Directory, type GatewayInfo, type SensorInfo } from
 import type { Partitions } from './partitions.js';
 import { reportFailure } from '../platform/db/outage.js';
 import { copyValue } from '../platform/db/copy.js';
+import { outOfZone } from '../alarm/quiet.js';
 
 export interface IngestResult {
   accepted: number;
@@ -477,12 +478,8 @@ function widen(spans: Map<number, Span>, it: Item) {
   s.hHi = hi(s.hHi, hum);
 }
 
-/** A reading field outside the carrier's zone for it (`x` an SQL expression; a NULL value or zone is not out): as alarm/quiet.ts. */
-const outOf = (field: 'temp' | 'hum', x: string) =>
-  `(k.${field}_min IS NOT NULL AND k.${field}_max IS NOT NULL AND (${x} > k.${field}_max::real OR ${x} < k.${field}_min::real))`;
 /** The previous reading gives the field a value inside the zone, or the carrier has no zone for it. */
-const inBefore = (field: 'temp' | 'hum', x: string) =>
-  `(k.${field}_min IS NULL OR k.${field}_max IS NULL OR (${x} IS NOT NULL AND NOT (${x} > k.${field}_max::real OR ${x} < k.${field}_min::real)))`;
+const inBefore = (field: 'temp' | 'hum', x: string) => `(k.${field}_min IS NULL OR k.${field}_max IS NULL OR (${x} IS NOT NULL AND NOT ${outOfZone(field, x)}))`;
 
 /**
  * Widens each sensor's alarm window. `queued_at` keeps the time the window first became due:
@@ -509,7 +506,7 @@ async function queueAlarms(q: Queryable, spans: Map<number, Span>, before: Map<n
   await q.query(
     `WITH v AS (
        SELECT v.*, s.carrier_id, k.sample_mode,
-              coalesce(k.alarm_on AND (${outOf('temp', 'v.t_hi')} OR ${outOf('temp', 'v.t_lo')} OR ${outOf('hum', 'v.h_hi')} OR ${outOf('hum', 'v.h_lo')}), false) AS hot,
+              coalesce(k.alarm_on AND (${outOfZone('temp', 'v.t_hi')} OR ${outOfZone('temp', 'v.t_lo')} OR ${outOfZone('hum', 'v.h_hi')} OR ${outOfZone('hum', 'v.h_lo')}), false) AS hot,
               coalesce(k.alarm_on AND k.sample_mode = 'latest' AND v.p_ts < v.lo
                 AND ${inBefore('temp', 'v.p_t')} AND ${inBefore('hum', 'v.p_h')}
                 AND NOT EXISTS (SELECT 1 FROM exception_record e WHERE e.sensor_id = v.s AND e.ongoing AND e.type = 'data')
