@@ -27,7 +27,7 @@ import type { Queryable } from '../platform/db/client.js';
 /**
  * SQL: the value `x` (an expression) is outside the zone of carrier `k` for the field; a NULL
  * value or an unset zone is not out. Compared in float4, as readings are stored (segments.ts).
- * The ingest writer judges its batches' windows with the same test (ingest/writer.ts queueAlarms).
+ * The ingest writer judges its batches' windows with the same test (ingest/statements.ts queueAlarms).
  */
 export const outOfZone = (field: 'temp' | 'hum', x: string) =>
   `(k.${field}_min IS NOT NULL AND k.${field}_max IS NOT NULL AND (${x} > k.${field}_max::real OR ${x} < k.${field}_min::real))`;
