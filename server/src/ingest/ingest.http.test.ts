@@ -30,6 +30,23 @@ const rows = (sensorId: number) =>
   t.db.query<{ t: number; temp: number }>(`SELECT (extract(epoch FROM ts) * 1000)::bigint AS t, temp FROM reading WHERE sensor_id = $1 ORDER BY ts`, [sensorId]);
 
 describe('HTTP ingest', () => {
+  it('stores every value exactly as its text would be stored (binary COPY), times to the millisecond, nulls as nulls', async () => {
+    const gw = await enrol(t.db, t.tenants.b.customerId, 1);
+    const s = gw.sensors[0];
+    const ts = Date.now() - 7 * 60_000 + 123;
+    const values = { temp: -20.13, hum: 99.99, volt: 3.012345, rssi: -71.5, lqi: 180, gas: 0.000001, door: 1 };
+    expect((await post(gw, 'data', { readings: [{ dev: s.dev, ts, ...values }, { dev: s.dev, ts: ts + 1, temp: 4.46 }] })).json()).toMatchObject({ accepted: 2 });
+    const [row] = await t.db.query(
+      `SELECT (extract(epoch FROM ts) * 1000)::bigint AS t, temp = $2::real AS temp, hum = $3::real AS hum, volt = $4::real AS volt,
+              rssi = $5::real AS rssi, lqi = $6::real AS lqi, gas = $7::real AS gas, door
+         FROM reading WHERE sensor_id = $1 ORDER BY ts LIMIT 1`,
+      [s.id, '-20.13', '99.99', '3.012345', '-71.5', '180', '0.000001'],
+    );
+    expect(row).toEqual({ t: ts, temp: true, hum: true, volt: true, rssi: true, lqi: true, gas: true, door: 1 });
+    const [next] = await t.db.query(`SELECT temp = '4.46'::real AS temp, hum, volt, door FROM reading WHERE sensor_id = $1 ORDER BY ts DESC LIMIT 1`, [s.id]);
+    expect(next).toEqual({ temp: true, hum: null, volt: null, door: null });
+  });
+
   it('stores readings, counts a repeated message as duplicates, and files back-fill in time order', async () => {
     const [s] = gwA.sensors;
     const now = Date.now() - 60_000;

@@ -16,8 +16,8 @@ export interface Queryable {
   run<T = Record<string, any>>(text: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
   /** Several statements without parameters (a migration file), on this connection or transaction. */
   exec(sql: string): Promise<void>;
-  /** `COPY table (columns) FROM STDIN` with these rows of COPY's text format (platform/db/copy.ts). */
-  copyIn?(target: string, text: string): Promise<void>;
+  /** `COPY table (columns) FROM STDIN` with these rows: COPY's text format, or its binary format as a Buffer (platform/db/copy.ts). */
+  copyIn?(target: string, data: string | Buffer): Promise<void>;
 }
 
 export interface Db extends Queryable {
@@ -100,8 +100,9 @@ async function transaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>): 
         return { rows: r.rows, rowCount: r.rowCount ?? 0 };
       },
       exec: async (sql) => void (await client.query(sql)),
-      async copyIn(target, text) {
-        const copy = new CopyIn(`COPY ${target} FROM STDIN`, Buffer.from(text));
+      async copyIn(target, data) {
+        const binary = typeof data !== 'string';
+        const copy = new CopyIn(`COPY ${target} FROM STDIN${binary ? ' WITH (FORMAT binary)' : ''}`, binary ? data : Buffer.from(data));
         void client.query(copy as any);
         await copy.finished;
       },
@@ -153,7 +154,8 @@ export function pgliteFrom(lite: PGlite): Db {
             return { rows: r.rows as any[], rowCount: r.affectedRows ?? 0 };
           },
           exec: async (sql) => void (await t.exec(sql)),
-          copyIn: async (target, text) => void (await t.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([text]) })),
+          copyIn: async (target, data) =>
+            void (await t.query(`COPY ${target} FROM '/dev/blob'${typeof data === 'string' ? '' : ' WITH (FORMAT binary)'}`, [], { blob: new Blob([typeof data === 'string' ? data : new Uint8Array(data)]) })),
         }),
       );
     },

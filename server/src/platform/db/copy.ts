@@ -1,8 +1,9 @@
 /**
  * COPY … FROM STDIN over node-postgres without another dependency: a Submittable that sends
  * the text in one stream of CopyData messages (what pg-copy-streams does, for a payload that is
- * already in memory). The ingest writer stores its batches this way: PostgreSQL parses COPY's
- * text rows about twice as fast as the same rows bound as arrays to INSERT … SELECT FROM unnest.
+ * already in memory). The ingest writer stores its batches this way, in the binary format
+ * below: PostgreSQL takes COPY's text rows about twice as fast as the same rows bound as arrays
+ * to INSERT … SELECT FROM unnest, and binary rows faster again (nothing to parse).
  */
 export class CopyIn {
   private done!: (err?: Error) => void;
@@ -35,5 +36,42 @@ export class CopyIn {
   handleCopyData() {}
 }
 
-/** One value of COPY's text format: null as \N; our values are numbers, ids and ISO times, which need no escaping. */
-export const copyValue = (v: number | string | null) => (v === null ? '\\N' : String(v));
+/** Microseconds from the Unix epoch to PostgreSQL's (2000-01-01), for binary timestamps. */
+const PG_EPOCH_US = 946_684_800_000_000n;
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+
+export type BinaryType = 'int4' | 'int2' | 'float4' | 'timestamptz';
+const SIZE: Record<BinaryType, number> = { int4: 4, int2: 2, float4: 4, timestamptz: 8 };
+
+/**
+ * Rows in COPY's binary format (PostgreSQL's "Binary Format" of COPY): nothing for the server
+ * to parse, where the text format spends its time in float and timestamp input. A float4 is
+ * written as JavaScript rounds the double to single precision (Math.fround), which for our values
+ * (at most six decimals, rounded by the protocol) is exactly what float4 input makes of their text.
+ * Times are epoch milliseconds.
+ */
+export function copyBinary(types: readonly BinaryType[], rows: number, value: (row: number, col: number) => number | null): Buffer {
+  const rowMax = 2 + types.reduce((n, t) => n + 4 + SIZE[t], 0);
+  const buf = Buffer.allocUnsafe(SIGNATURE.length + 8 + rows * rowMax + 2);
+  let o = SIGNATURE.copy(buf, 0);
+  o = buf.writeInt32BE(0, o);
+  o = buf.writeInt32BE(0, o);
+  for (let r = 0; r < rows; r++) {
+    o = buf.writeInt16BE(types.length, o);
+    for (let c = 0; c < types.length; c++) {
+      const v = value(r, c);
+      if (v === null) {
+        o = buf.writeInt32BE(-1, o);
+        continue;
+      }
+      const t = types[c];
+      o = buf.writeInt32BE(SIZE[t], o);
+      if (t === 'int4') o = buf.writeInt32BE(v, o);
+      else if (t === 'int2') o = buf.writeInt16BE(v, o);
+      else if (t === 'float4') o = buf.writeFloatBE(v, o);
+      else o = buf.writeBigInt64BE(BigInt(v) * 1000n - PG_EPOCH_US, o);
+    }
+  }
+  o = buf.writeInt16BE(-1, o);
+  return buf.subarray(0, o);
+}
