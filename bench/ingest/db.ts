@@ -7,8 +7,8 @@ import { CopyIn } from '../../server/src/platform/db/copy.js';
 export interface BenchDb {
   db: Db;
   label: string;
-  /** COPY reading (cols) FROM STDIN with this tab-separated text. */
-  copy(columns: string, text: string): Promise<void>;
+  /** COPY reading (cols) FROM STDIN with this tab-separated text, or these rows of the binary format. */
+  copy(columns: string, data: string | Buffer): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,11 +19,12 @@ export async function openBenchDb(): Promise<BenchDb> {
     return {
       db,
       label: `PostgreSQL ${url.replace(/\/\/[^@/]*@/, '//')}`,
-      async copy(columns, text) {
+      async copy(columns, data) {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
         try {
-          const q = new CopyIn(`COPY reading (${columns}) FROM STDIN`, Buffer.from(text));
+          const binary = typeof data !== 'string';
+          const q = new CopyIn(`COPY reading (${columns}) FROM STDIN${binary ? ' WITH (FORMAT binary)' : ''}`, binary ? data : Buffer.from(data));
           client.query(q as any);
           await q.finished;
         } finally {
@@ -38,8 +39,9 @@ export async function openBenchDb(): Promise<BenchDb> {
   return {
     db,
     label: 'PGlite (in memory)',
-    async copy(columns, text) {
-      await lite.query(`COPY reading (${columns}) FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+    async copy(columns, data) {
+      const binary = typeof data !== 'string';
+      await lite.query(`COPY reading (${columns}) FROM '/dev/blob'${binary ? ' WITH (FORMAT binary)' : ''}`, [], { blob: new Blob([binary ? new Uint8Array(data) : data]) });
     },
     close: () => lite.close(),
   };

@@ -24,6 +24,7 @@ import type { AppDeps } from '../../server/src/deps.js';
 import type { Db } from '../../server/src/platform/db/client.js';
 import { generateGatewaySecret, hashGatewaySecret, startIngest } from '../../server/src/ingest/index.js';
 import { openBenchDb } from './db.js';
+import { copyBinary } from '../../server/src/platform/db/copy.js';
 import { startAlarm } from '../../server/src/alarm/index.js';
 import { measureAlarmLatency, pct } from './alarm-latency.js';
 import { startSmtp } from '../../e2e/support/smtp.js';
@@ -217,6 +218,18 @@ async function main() {
   const copyRps = K / (cms / 1000);
   if ((await stored(db, f)) !== 2 * K + lat.readings) throw new Error('COPY did not store every row');
   console.log(`COPY: ${K} rows in ${(cms / 1000).toFixed(2)} s = ${Math.round(copyRps)} rows/s`);
+  // The writer's own format (binary COPY), a third of a step after the ingested ones: what the ratio would be against it.
+  const types = ['int4', 'timestamptz', 'int4', 'float4', 'float4', 'float4', 'float4', 'float4', 'float4', 'int2'] as const;
+  const rows = copyBinary(types, K, (i, c) => {
+    const s = sensors[i % sensors.length];
+    const row = [s.id, base + Math.floor(i / sensors.length) * STEP + STEP / 3, f.customerId, 4 + (i % 40) / 10, 50 + (i % 10), 3.01, -70, 180, null, null];
+    return row[c];
+  });
+  const b0 = performance.now();
+  await bench.copy(cols, rows);
+  const bms = performance.now() - b0;
+  if ((await stored(db, f)) !== 3 * K + lat.readings) throw new Error('binary COPY did not store every row');
+  console.log(`COPY in the binary format: ${K} rows in ${(bms / 1000).toFixed(2)} s = ${Math.round(K / (bms / 1000))} rows/s (ratio against it ${(ingestRps / (K / (bms / 1000))).toFixed(3)})`);
   await bench.close();
   console.log(`ingest_rps=${Math.round(ingestRps)} copy_rps=${Math.round(copyRps)} ratio=${(ingestRps / copyRps).toFixed(3)} alarm_p99_ms=${pct(lat.latencies, 99)}`);
   process.exit(0);
