@@ -1,7 +1,8 @@
 /**
  * Ingest throughput: K readings published over MQTT QoS 1 by G concurrent gateways (one
  * message = one reading per sensor of the gateway; the gateways run in a child process,
- * gateways.ts, as they are other machines), from the first publish to the last commit, through the embedded broker (and, with MQTT_URL, an external broker); then a raw
+ * gateways.ts, as they are other machines), from the first publish to the last commit,
+ * through the embedded broker (and, with MQTT_URL, an external broker); then a raw
  * COPY of K rows into the same table of the same database as the baseline. The full path
  * runs: every sensor sits on a carrier with a 2–8 °C zone and an alarm contact, the alarm
  * evaluator and notifier run against a real SMTP server, and every live event is serialised
@@ -25,6 +26,7 @@ import type { Db } from '../../server/src/platform/db/client.js';
 import { generateGatewaySecret, hashGatewaySecret, startIngest } from '../../server/src/ingest/index.js';
 import { openBenchDb } from './db.js';
 import { copyBinary } from '../../server/src/platform/db/copy.js';
+import { READING_COLUMNS, READING_TYPES } from '../../server/src/ingest/statements.js';
 import { startAlarm } from '../../server/src/alarm/index.js';
 import { measureAlarmLatency, pct } from './alarm-latency.js';
 import { startSmtp } from '../../e2e/support/smtp.js';
@@ -203,7 +205,6 @@ async function main() {
   }
 
   // Baseline: the same number of rows by COPY into the same table, half a step after the ingested ones.
-  const cols = 'sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door';
   const lines: string[] = [];
   const sensors = f.gateways.flatMap((g) => g.sensors);
   for (let i = 0; i < K; i++) {
@@ -213,20 +214,19 @@ async function main() {
   }
   const text = lines.join('\n') + '\n';
   const c0 = performance.now();
-  await bench.copy(cols, text);
+  await db.copyIn(READING_COLUMNS, text);
   const cms = performance.now() - c0;
   const copyRps = K / (cms / 1000);
   if ((await stored(db, f)) !== 2 * K + lat.readings) throw new Error('COPY did not store every row');
   console.log(`COPY: ${K} rows in ${(cms / 1000).toFixed(2)} s = ${Math.round(copyRps)} rows/s`);
   // The writer's own format (binary COPY), a third of a step after the ingested ones: what the ratio would be against it.
-  const types = ['int4', 'timestamptz', 'int4', 'float4', 'float4', 'float4', 'float4', 'float4', 'float4', 'int2'] as const;
-  const rows = copyBinary(types, K, (i, c) => {
+  const rows = copyBinary(READING_TYPES, K, (i, c) => {
     const s = sensors[i % sensors.length];
     const row = [s.id, base + Math.floor(i / sensors.length) * STEP + STEP / 3, f.customerId, 4 + (i % 40) / 10, 50 + (i % 10), 3.01, -70, 180, null, null];
     return row[c];
   });
   const b0 = performance.now();
-  await bench.copy(cols, rows);
+  await db.copyIn(READING_COLUMNS, rows);
   const bms = performance.now() - b0;
   if ((await stored(db, f)) !== 3 * K + lat.readings) throw new Error('binary COPY did not store every row');
   console.log(`COPY in the binary format: ${K} rows in ${(bms / 1000).toFixed(2)} s = ${Math.round(K / (bms / 1000))} rows/s (ratio against it ${(ingestRps / (K / (bms / 1000))).toFixed(3)})`);

@@ -48,14 +48,15 @@ export async function queueRollups(q: Queryable, items: Stored[]) {
   );
 }
 
-const READING_COLUMNS = 'reading (sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door)';
+export const READING_COLUMNS = 'reading (sensor_id, ts, customer_id, temp, hum, volt, rssi, lqi, gas, door)';
 
 const INSERT_READINGS = `INSERT INTO ${READING_COLUMNS}
      SELECT s, to_timestamp(t / 1000.0), c, te, hu, vo, rs, lq, ga, do_
        FROM unnest($1::int[], $2::float8[], $3::int[], $4::real[], $5::real[], $6::real[], $7::real[], $8::real[], $9::real[], $10::smallint[])
               AS v(s, t, c, te, hu, vo, rs, lq, ga, do_)`;
 
-const READING_TYPES: readonly BinaryType[] = ['int4', 'timestamptz', 'int4', 'float4', 'float4', 'float4', 'float4', 'float4', 'float4', 'int2'];
+/** The binary types of READING_COLUMNS, in order. */
+export const READING_TYPES: readonly BinaryType[] = ['int4', 'timestamptz', 'int4', 'float4', 'float4', 'float4', 'float4', 'float4', 'float4', 'int2'];
 
 /** The batch in COPY's binary format, in the columns of READING_COLUMNS. */
 function copyRows(items: Stored[]): Buffer {
@@ -88,35 +89,29 @@ function copyRows(items: Stored[]): Buffer {
 
 /**
  * Inserts the batch and answers the keys it stored ('all', or those of the set; the others were
- * duplicates). Usually
- * every row is new: a plain COPY in the binary format (about twice as fast as INSERT … SELECT
- * FROM unnest, which is a third cheaper than ON CONFLICT; docs/performance.md), inside a savepoint. A redelivered
- * reading makes it fail on the key; then the batch goes in again with ON CONFLICT DO NOTHING,
- * whose RETURNING list names the new ones.
+ * duplicates). Usually every row is new: a plain COPY in the binary format (about twice as fast
+ * as INSERT … SELECT FROM unnest, which is a third cheaper than ON CONFLICT; docs/performance.md),
+ * inside a savepoint. A redelivered reading makes it fail on the key; then the batch goes in
+ * again with ON CONFLICT DO NOTHING, whose RETURNING list names the new ones.
  */
 export async function insertReadings(q: Queryable, items: Stored[]): Promise<'all' | Set<string>> {
   // In key order (write() sorted them), so that two batches committing at once meet on duplicate keys in the same order.
-  const col = <T>(f: (it: Stored) => T) => items.map(f);
   await q.exec('SAVEPOINT readings');
   try {
-    if (q.copyIn) await q.copyIn(READING_COLUMNS, copyRows(items));
-    else await q.run(INSERT_READINGS, params());
+    await q.copyIn(READING_COLUMNS, copyRows(items));
     await q.exec('RELEASE SAVEPOINT readings');
     return 'all';
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
     await q.exec('ROLLBACK TO SAVEPOINT readings');
   }
+  const col = <T>(f: (it: Stored) => T) => items.map(f);
+  // Epoch ms as float8: parsed far faster than timestamp text; to_timestamp keeps whole ms exactly.
   const stored = await q.query<{ sensor_id: number; t: number }>(
     `${INSERT_READINGS} ON CONFLICT DO NOTHING RETURNING sensor_id, (extract(epoch FROM ts) * 1000)::bigint AS t`,
-    params(),
+    [col((i) => i.sensor.id), col((i) => i.r.ts), col((i) => i.sensor.customerId), col((i) => i.r.temp), col((i) => i.r.hum), col((i) => i.r.volt), col((i) => i.r.rssi), col((i) => i.r.lqi), col((i) => i.r.gas), col((i) => i.r.door)],
   );
   return new Set(stored.map((r) => keyOf(r.sensor_id, Number(r.t))));
-
-  // Epoch ms as float8: parsed far faster than timestamp text; to_timestamp keeps whole ms exactly.
-  function params() {
-    return [col((i) => i.sensor.id), col((i) => i.r.ts), col((i) => i.sensor.customerId), col((i) => i.r.temp), col((i) => i.r.hum), col((i) => i.r.volt), col((i) => i.r.rssi), col((i) => i.r.lqi), col((i) => i.r.gas), col((i) => i.r.door)];
-  }
 }
 
 /** A sensor whose latest values a batch moved: its status before and after, and the latest reading before the batch. */

@@ -21,14 +21,11 @@ import {
   type Stored,
 } from './statements.js';
 
-export type { Reject } from './statements.js';
-
 export interface IngestResult {
   accepted: number;
   duplicates: number;
   rejected: number;
 }
-
 
 interface Message {
   /** The sending gateway (null: an unknown one, rejected whole). */

@@ -17,7 +17,7 @@ export interface Queryable {
   /** Several statements without parameters (a migration file), on this connection or transaction. */
   exec(sql: string): Promise<void>;
   /** `COPY table (columns) FROM STDIN` with these rows: COPY's text format, or its binary format as a Buffer (platform/db/copy.ts). */
-  copyIn?(target: string, data: string | Buffer): Promise<void>;
+  copyIn(target: string, data: string | Buffer): Promise<void>;
 }
 
 export interface Db extends Queryable {
@@ -76,6 +76,7 @@ export function postgresDb(url: string, max = 10): Db {
     one: (text, params) => guard(async () => (await pool.query(text, params as any[])).rows[0]),
     tx: (fn) => guard(() => transaction(pool, fn)),
     exec: (sql) => guard(async () => void (await pool.query(sql))),
+    copyIn: (target, data) => guard(() => transaction(pool, (q) => q.copyIn(target, data))),
     async close() {
       outage.close();
       await pool.end();
@@ -83,6 +84,18 @@ export function postgresDb(url: string, max = 10): Db {
   };
   return db;
 }
+
+const copyFormat = (data: string | Buffer) => (typeof data === 'string' ? '' : ' WITH (FORMAT binary)');
+
+async function copyInto(client: pg.PoolClient, target: string, data: string | Buffer) {
+  const copy = new CopyIn(`COPY ${target} FROM STDIN${copyFormat(data)}`, typeof data === 'string' ? Buffer.from(data) : data);
+  void client.query(copy as any);
+  await copy.finished;
+}
+
+/** PGlite reads COPY's input from a blob named /dev/blob. */
+const copyLite = async (q: Pick<PGlite, 'query'>, target: string, data: string | Buffer) =>
+  void (await q.query(`COPY ${target} FROM '/dev/blob'${copyFormat(data)}`, [], { blob: new Blob([typeof data === 'string' ? data : new Uint8Array(data)]) }));
 
 async function transaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>): Promise<T> {
   const client = await pool.connect();
@@ -100,12 +113,7 @@ async function transaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>): 
         return { rows: r.rows, rowCount: r.rowCount ?? 0 };
       },
       exec: async (sql) => void (await client.query(sql)),
-      async copyIn(target, data) {
-        const binary = typeof data !== 'string';
-        const copy = new CopyIn(`COPY ${target} FROM STDIN${binary ? ' WITH (FORMAT binary)' : ''}`, binary ? data : Buffer.from(data));
-        void client.query(copy as any);
-        await copy.finished;
-      },
+      copyIn: (target, data) => copyInto(client, target, data),
     });
     await client.query('COMMIT');
     return result;
@@ -154,14 +162,14 @@ export function pgliteFrom(lite: PGlite): Db {
             return { rows: r.rows as any[], rowCount: r.affectedRows ?? 0 };
           },
           exec: async (sql) => void (await t.exec(sql)),
-          copyIn: async (target, data) =>
-            void (await t.query(`COPY ${target} FROM '/dev/blob'${typeof data === 'string' ? '' : ' WITH (FORMAT binary)'}`, [], { blob: new Blob([typeof data === 'string' ? data : new Uint8Array(data)]) })),
+          copyIn: (target, data) => copyLite(t, target, data),
         }),
       );
     },
     async exec(sql) {
       await lite.exec(sql);
     },
+    copyIn: (target, data) => copyLite(lite, target, data),
     async close() {
       await lite.close();
     },

@@ -347,6 +347,7 @@ function asDb(db: Db, q: Queryable): Db {
     one: async (text, params) => (await q.query(text, params))[0] as any,
     tx: (fn) => fn(q),
     exec: (sql) => q.exec(sql),
+    copyIn: (target, data) => q.copyIn(target, data),
     close: async () => undefined,
   };
 }
