@@ -57,6 +57,13 @@ describe.skipIf(!process.env.DATABASE_URL)('two replicas on one PostgreSQL and o
     }
   };
 
+  /** What a failed run needs to be understood: the replicas' warnings and errors, the broker's session changes. */
+  const diagnose = async () => {
+    const worth = (log: string) => log.split('\n').filter((l) => /"level":(40|50|60)|lost|deadlock|victim/i.test(l)).slice(-30).join('\n');
+    const broker = (await mosq.log()).split('\n').filter((l) => /coldwatch-ingest/.test(l) && !/PUBACK|PUBLISH/.test(l)).slice(-30).join('\n');
+    console.log(`replica a:\n${worth(a.log())}\nreplica b:\n${worth(b.log())}\nbroker:\n${broker}`);
+  };
+
   beforeAll(async () => {
     // Mosquitto's own limits (20 in flight, 1,000 queued per session), as a broker installed with defaults has them.
     mosq = await startMosquitto({ log: true, brokerDefaults: true });
@@ -132,7 +139,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two replicas on one PostgreSQL and o
     await reader;
   });
 
-  it(`stores ${READINGS.toLocaleString('en-US')} readings once, files each of ${EXCURSIONS} excursions once and mails it once`, async () => {
+  it(`stores ${READINGS.toLocaleString('en-US')} readings once, files each of ${EXCURSIONS} excursions once and mails it once`, async ({ onTestFailed }) => {
+    onTestFailed(diagnose);
     const sensors = (
       await db.query<Sensor>(
         `SELECT s.id, s.dev_no AS dev, g.sn, c.temp_min::float AS "tempMin", c.temp_max::float AS "tempMax"
@@ -199,7 +207,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two replicas on one PostgreSQL and o
     expect(Number((await db.query(`SELECT count(*) AS n FROM reading WHERE sensor_id = ANY($1) AND ts >= to_timestamp($2 / 1000.0)`, [ids, start])).rows[0].n)).toBe(READINGS);
   });
 
-  it('keeps each replica on its own broker session: each connected once, none taken over', async () => {
+  it('keeps each replica on its own broker session: each connected once, none taken over', async ({ onTestFailed }) => {
+    onTestFailed(diagnose);
     const log = await mosq.log();
     const connects = (id: string) => log.split('\n').filter((l) => l.includes(`New client connected`) && l.includes(` as ${id} (`)).length;
     expect(connects('coldwatch-ingest-a')).toBe(1);

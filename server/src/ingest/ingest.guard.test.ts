@@ -106,6 +106,33 @@ describe('a message the database refuses', () => {
     expect((await rejects(a.sn)).at(-1)).toMatchObject({ reason: 'db_refused', dev: a.sensors[1].dev });
   });
 
+  it('a batch the database aborts as a deadlock victim is written again: its readings commit, nothing is refused', async (ctx) => {
+    if (t.db.kind !== 'postgres') return ctx.skip(); // one connection on PGlite: nothing to deadlock with
+    const writer = t.ingest.writer;
+    const gw = (await t.ingest.authenticate(a.sn, a.secret))!;
+    const [lo, hi] = [...a.sensors].sort((x, y) => x.id - y.id);
+    const retried = writer.stats.retriedBatches;
+    const ts = Date.now() - 20_000;
+    let written: Promise<unknown> | undefined;
+    // Another writer of the sensor rows (as the presence scan was) takes them in the other order:
+    // it holds `hi`, the batch takes `lo` and waits for `hi`, then it asks for `lo`. It waits
+    // longer before looking for deadlocks, so the database aborts the batch.
+    await t.db.tx(async (q) => {
+      await q.exec(`SET LOCAL deadlock_timeout = '10s'`);
+      await q.query('SELECT 1 FROM sensor WHERE id = $1 FOR UPDATE', [hi.id]);
+      written = writer.submit(gw, [lo, hi].map((s) => ({ dev: s.dev, ts, temp: 5, hum: null, volt: null, rssi: null, lqi: null, gas: null, door: null })));
+      for (let i = 0; i < 100; i++) {
+        const [w] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`);
+        if (w.n) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await q.query('SELECT 1 FROM sensor WHERE id = $1 FOR UPDATE', [lo.id]);
+    });
+    expect(await written).toEqual({ accepted: 2, duplicates: 0, rejected: 0 });
+    expect(writer.stats.retriedBatches).toBeGreaterThan(retried);
+    expect(await t.db.query(`SELECT 1 FROM reading WHERE sensor_id = ANY($1) AND ts = $2`, [[lo.id, hi.id], new Date(ts)])).toHaveLength(2);
+  });
+
   it('a failure of the database itself acknowledges nothing: HTTP answers 503 with Retry-After', async () => {
     const handle = t.ingest.handle.bind(t.ingest);
     t.ingest.handle = async () => {

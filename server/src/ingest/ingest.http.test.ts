@@ -186,4 +186,21 @@ describe('HTTP ingest', () => {
     expect(status.filter((s) => s.id === g.gatewayId && s.kind === 'gateway')).toHaveLength(1);
     expect((await t.db.one(`SELECT status FROM sensor WHERE id = $1`, [g.sensors[0].id]))!.status).toBe(0);
   });
+
+  it('passes over a silent sensor that a batch is writing, instead of waiting for it (no deadlock with ingest)', async (ctx) => {
+    if (t.db.kind !== 'postgres') return ctx.skip(); // one connection on PGlite: nothing holds a row meanwhile
+    const g = await enrol(t.db, t.tenants.a.customerId, 2);
+    const [held, free] = g.sensors.map((s) => s.id);
+    await t.db.query(`UPDATE sensor SET status = 1, last_ts = now() - interval '10 minutes', sample_interval = 60 WHERE id = ANY($1)`, [[held, free]]);
+    const status = () => t.db.query<{ id: number; status: number }>(`SELECT id, status FROM sensor WHERE id = ANY($1) ORDER BY id`, [[held, free]]);
+    // The batch holds `held` (as updateSensors does) and is making it fresh.
+    await t.db.tx(async (q) => {
+      await q.query('SELECT 1 FROM sensor WHERE id = $1 FOR UPDATE', [held]);
+      await markSilentDevices(t.db, t.bus);
+      expect(await status()).toEqual([held, free].sort((x, y) => x - y).map((id) => ({ id, status: id === held ? 1 : 0 })));
+    });
+    // The next scan takes it.
+    await markSilentDevices(t.db, t.bus);
+    expect((await status()).map((r) => r.status)).toEqual([0, 0]);
+  });
 });

@@ -66,6 +66,11 @@ const newBatch = (): Batch => ({ items: [], rejects: [], messages: [], gateways:
 /** PostgreSQL refused the data itself (class 22 data exception, 23 integrity), not the connection or the server. */
 const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: unknown })?.code ?? ''));
 
+/** The database chose the batch as a deadlock or serialization victim: nothing is wrong with it, written again it commits. */
+const isTransient = (err: unknown) => ['40P01', '40001'].includes(String((err as { code?: unknown })?.code ?? ''));
+/** Attempts of a batch that keeps being chosen as a victim, before it fails (and its messages go unacknowledged). */
+const VICTIM_ATTEMPTS = 5;
+
 /**
  * Group commit of readings: messages from every gateway are gathered into one batch and
  * written with one INSERT … SELECT FROM unnest(…) per batch, in one transaction with the
@@ -74,8 +79,10 @@ const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: unkn
  * On PostgreSQL two batches commit at once on two connections while the next one fills (the
  * database's insert work is then spread over two backends); PGlite is one connection, so one.
  * Two concurrent batches lock their sensor, alarm-queue and rollup rows in key order, so they
- * queue behind each other there; only two batches redelivering the same readings at once can
- * still deadlock, and the one the database aborts is not acknowledged and is resent.
+ * queue behind each other there. A batch that still loses a deadlock (two batches redelivering
+ * the same readings at once, or another writer of those rows) is written again at once: its
+ * messages are not refused, and an MQTT session is not dropped for it (with the session gone,
+ * a broker at its default queue limit drops what it holds for it).
  */
 export class ReadingWriter {
   private queue: Batch[] = [newBatch()];
@@ -83,7 +90,7 @@ export class ReadingWriter {
   private inflight = new Set<Promise<void>>();
   private touched = new Map<number, number>();
   private retention = { days: 365, readAt: 0 };
-  readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0, splitBatches: 0, commitMs: 0 };
+  readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0, splitBatches: 0, retriedBatches: 0, commitMs: 0 };
   /** Rejected readings and messages by reason (the reject log's reasons), for /metrics. */
   readonly rejectedBy = new Map<string, number>();
 
@@ -194,7 +201,7 @@ export class ReadingWriter {
   private async commit(batch: Batch) {
     try {
       const started = performance.now();
-      this.settle(batch, await this.write(batch));
+      this.settle(batch, await this.writeAgainIfVictim(batch));
       this.stats.commitMs += performance.now() - started;
       this.stats.batches++;
       for (const r of batch.rejects) this.rejectedBy.set(r.reason, (this.rejectedBy.get(r.reason) ?? 0) + 1);
@@ -206,6 +213,24 @@ export class ReadingWriter {
       this.stats.failedBatches++;
       reportFailure(this.log, err, { messages: batch.messages.length }, 'ingest: batch failed, not acknowledged');
       for (const m of batch.messages) m.reject(err);
+    }
+  }
+
+  private async writeAgainIfVictim(batch: Batch) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.write(batch);
+      } catch (err) {
+        if (!isTransient(err) || attempt >= VICTIM_ATTEMPTS) throw err;
+        this.stats.retriedBatches++;
+        this.log.warn({ err: (err as Error).message, attempt }, 'ingest: batch aborted by the database as a deadlock victim; writing it again');
+        for (const m of batch.messages) {
+          m.result.accepted = 0;
+          m.result.duplicates = 0;
+        }
+        // A little apart, so that the two sides of the deadlock do not meet again in step.
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      }
     }
   }
 

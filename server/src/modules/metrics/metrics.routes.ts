@@ -31,6 +31,7 @@ export const metricsRoutes: Module = (app, deps) => {
         { labels: { outcome: 'committed' }, value: w.stats.batches },
         { labels: { outcome: 'failed' }, value: w.stats.failedBatches },
         { labels: { outcome: 'split' }, value: w.stats.splitBatches },
+        { labels: { outcome: 'retried' }, value: w.stats.retriedBatches },
       ] },
       { name: 'coldwatch_writer_commit_seconds_sum', help: 'Time spent committing batches', type: 'counter', values: [{ value: w.stats.commitMs / 1000 }] },
       { name: 'coldwatch_writer_queue_readings', help: 'Readings waiting for a commit', type: 'gauge', values: [{ value: w.queued }] },
