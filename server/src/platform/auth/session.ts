@@ -6,6 +6,7 @@ import type { Db, Queryable } from '../db/client.js';
 import { crossTenant } from '../db/kysely.js';
 import type { Scope } from './scope.js';
 import { isPlatform } from './scope.js';
+import { sessionCacheOf } from './session-cache.js';
 
 export const SESSION_COOKIE = 'cw_session';
 
@@ -34,28 +35,27 @@ export async function dropSession(db: Db, token: string) {
 
 /**
  * Resolves a session token to the caller's scope; undefined when expired, unknown or cancelled.
- * One statement per request (docs/performance.md "Signed-in requests"): the session, its user
- * and customer, the functions of its roles, the customers a proxy governs and the scene limit.
- * Nothing is cached, so a role, user or customer change holds from the very next request.
+ * One statement (docs/performance.md "Signed-in API"): the session, its user and customer, the
+ * functions of its roles, the customers a proxy governs and the scene limit. On PostgreSQL the
+ * row is kept in memory until anything it was read from changes (session-cache.ts, migration
+ * 0029), so a role, user or customer change still holds from the very next request.
  */
 export async function resolveSession(db: Db, token: string | undefined): Promise<Scope | undefined> {
   if (!token) return undefined;
   const hash = tokenHash(token);
-  const uid = sql.ref<number>('s.user_id');
-  const { rows } = await sql<SessionRow>`
-    SELECT s.user_id, u.account, u.name, u.customer_id, u.user_type, u.is_admin, u.status AS user_status,
-           u.proxy_customer_id, s.revoked, c.status AS customer_status, s.expires_at,
-           ${roleFuncsSql(uid)} AS funcs,
-           CASE WHEN u.user_type = ${USER_TYPE.proxy} THEN ${governedSql(uid)} END AS governed,
-           CASE WHEN u.user_type NOT IN (${USER_TYPE.platformUser}, ${USER_TYPE.platformAdmin}) AND s.user_id <> ${ROOT_USER_ID}
-                THEN ${sceneLimitSql(uid)} END AS scene_ids
-      FROM user_session s JOIN app_user u ON u.id = s.user_id JOIN customer c ON c.id = u.customer_id
-     WHERE s.token = ${hash}`.execute(sessions(db));
-  const row = rows[0];
+  const cache = sessionCacheOf<SessionRow>(db);
+  let row = cache?.get(hash);
+  if (!row) {
+    const readAt = cache?.now ?? 0;
+    row = await readSession(db, hash);
+    if (row) cache?.keep(hash, row, readAt);
+  }
   if (!row || row.revoked || row.expires_at.getTime() < Date.now() || row.user_status !== 1 || row.customer_status !== 1) return undefined;
   // Sliding expiry: an active user stays signed in; touch at most once a minute.
   if (row.expires_at.getTime() - Date.now() < SESSION_TTL_MS - 60_000) {
-    await sessions(db).updateTable('user_session').set({ expires_at: new Date(Date.now() + SESSION_TTL_MS) }).where('token', '=', hash).execute();
+    const expires = new Date(Date.now() + SESSION_TTL_MS);
+    await sessions(db).updateTable('user_session').set({ expires_at: expires }).where('token', '=', hash).execute();
+    row.expires_at = expires;
   }
   const scope: Scope = {
     userId: row.user_id,
@@ -76,6 +76,20 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
     if (row.proxy_customer_id && row.governed.includes(row.proxy_customer_id)) scope.customerId = row.proxy_customer_id;
   }
   return scope;
+}
+
+async function readSession(db: Db, hash: string): Promise<SessionRow | undefined> {
+  const uid = sql.ref<number>('s.user_id');
+  const { rows } = await sql<SessionRow>`
+    SELECT s.user_id, u.account, u.name, u.customer_id, u.user_type, u.is_admin, u.status AS user_status,
+           u.proxy_customer_id, s.revoked, c.status AS customer_status, s.expires_at,
+           ${roleFuncsSql(uid)} AS funcs,
+           CASE WHEN u.user_type = ${USER_TYPE.proxy} THEN ${governedSql(uid)} END AS governed,
+           CASE WHEN u.user_type NOT IN (${USER_TYPE.platformUser}, ${USER_TYPE.platformAdmin}) AND s.user_id <> ${ROOT_USER_ID}
+                THEN ${sceneLimitSql(uid)} END AS scene_ids
+      FROM user_session s JOIN app_user u ON u.id = s.user_id JOIN customer c ON c.id = u.customer_id
+     WHERE s.token = ${hash}`.execute(sessions(db));
+  return rows[0];
 }
 
 interface SessionRow {

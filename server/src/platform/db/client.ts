@@ -20,8 +20,19 @@ export interface Queryable {
   copyIn(target: string, data: string | Buffer): Promise<void>;
 }
 
+/** The channels every PostgreSQL connection of the console listens on. */
+export const NOTICE_CHANNELS = ['coldwatch_auth'] as const;
+export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
+
 export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite';
+  /**
+   * PostgreSQL only (undefined on PGlite): fn runs on every notice of the channel that reaches
+   * any of the pool's connections (a connection's own commit's notices arrive before that
+   * commit returns), and whenever the pool opens a connection (while none was open, notices
+   * went unheard).
+   */
+  readonly onNotice?: (channel: NoticeChannel, fn: () => void) => void;
   one<T = Record<string, any>>(text: string, params?: unknown[]): Promise<T | undefined>;
   /** Runs fn in one transaction; rolls back if it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
@@ -50,7 +61,15 @@ function prepared(text: string, values: unknown[] | undefined): pg.QueryConfig {
 }
 
 export function postgresDb(url: string, max = 10): Db {
+  const watchers = new Map<string, Set<() => void>>();
+  const fire = (channel: string) => watchers.get(channel)?.forEach((fn) => fn());
   const pool = new pg.Pool({
+    // Each new connection listens before its first caller's query (pg-pool waits for this hook).
+    onConnect: async (client: pg.ClientBase) => {
+      client.on('notification', (n) => fire(n.channel));
+      await client.query(NOTICE_CHANNELS.map((c) => `LISTEN ${c}`).join('; '));
+      for (const c of NOTICE_CHANNELS) fire(c);
+    },
     connectionString: url,
     max,
     // A server that does not answer (a network cut, a failover in progress) fails the connect
@@ -67,6 +86,10 @@ export function postgresDb(url: string, max = 10): Db {
   const db: Db = {
     kind: 'postgres',
     status: outage,
+    onNotice(channel, fn) {
+      if (!watchers.has(channel)) watchers.set(channel, new Set());
+      watchers.get(channel)!.add(fn);
+    },
     query: (text, params) => guard(async () => (await pool.query(text, params as any[])).rows),
     run: (text, params) =>
       guard(async () => {

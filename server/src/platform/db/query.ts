@@ -39,9 +39,9 @@ export const COUNT_WINDOW = 1_000;
 export async function paged<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   page: PageInput,
-  order: { sortable?: Record<string, string>; by: string | string[]; windowedCountOn?: Kysely<any> },
+  order: { sortable?: Record<string, string>; by: string | string[]; windowedCountOn?: Kysely<any>; countFrom?: SelectQueryBuilder<any, any, any> },
 ): Promise<Paged<O>> {
-  const counting = query.clearSelect().clearOrderBy();
+  const counting = order.countFrom ?? query.clearSelect().clearOrderBy();
   const on = order.windowedCountOn;
   const limit = page.iDisplayStart + page.iDisplayLength + COUNT_WINDOW;
   const counted = on
