@@ -20,6 +20,7 @@ import { loadConfig } from '../../server/src/config.js';
 import { buildApp } from '../../server/src/app.js';
 import { Bus } from '../../server/src/platform/events.js';
 import { openBenchDb } from '../ingest/db.js';
+import { postgresCpu, processCpuS } from '../cpu.js';
 
 const loadScript = fileURLToPath(new URL('./load.ts', import.meta.url));
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
@@ -100,7 +101,7 @@ async function drive(path: string, seconds = SECONDS) {
 
 let worst = 0;
 let healthz = 0;
-console.log('route | requests/s | p50 ms | p99 ms | max ms | non-2xx | console event-loop delay max ms');
+console.log('route | requests/s | p50 ms | p99 ms | max ms | non-2xx | console event-loop delay max ms | CPU ms per request: console, PostgreSQL');
 const only = process.env.BENCH_ONLY;
 for (const [name, path] of routes.filter(([n]) => !only || n.startsWith(only) || n.startsWith('healthz'))) {
   // Two seconds of the same load first, not counted: the route's code is compiled, each pooled
@@ -108,11 +109,16 @@ for (const [name, path] of routes.filter(([n]) => !only || n.startsWith(only) ||
   await drive(path, 2);
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  // CPU per request does not depend on how much CPU this machine had to spare meanwhile (its
+  // capacity varies from run to run): the figure to compare a change by.
+  const cpu0 = { node: process.cpuUsage(), pg: postgresCpu() };
   const r = await drive(path);
+  const served = r.rps * SECONDS;
+  const cpu = { node: (processCpuS(cpu0.node) * 1000) / served, pg: (cpu0.pg.seconds() * 1000) / served };
   loop.disable();
   if (path === '/healthz') healthz = r.p99;
   else worst = Math.max(worst, r.p99);
-  console.log(`${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.bad} | ${(loop.max / 1e6).toFixed(0)}`);
+  console.log(`${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.bad} | ${(loop.max / 1e6).toFixed(0)} | ${cpu.node.toFixed(2)}, ${cpu.pg.toFixed(2)}`);
 }
 await app.close();
 await bench.close();

@@ -24,13 +24,14 @@ import { Bus } from '../../server/src/platform/events.js';
 import type { AppDeps } from '../../server/src/deps.js';
 import type { Db } from '../../server/src/platform/db/client.js';
 import { generateGatewaySecret, hashGatewaySecret, startIngest } from '../../server/src/ingest/index.js';
+import { postgresCpu } from '../cpu.js';
 import { openBenchDb } from './db.js';
 import { copyBinary } from '../../server/src/platform/db/copy.js';
 import { READING_COLUMNS, READING_TYPES } from '../../server/src/ingest/statements.js';
 import { startAlarm } from '../../server/src/alarm/index.js';
 import { measureAlarmLatency, pct } from './alarm-latency.js';
 import { startSmtp } from '../../e2e/support/smtp.js';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,22 +122,6 @@ async function publishAll(url: string, f: Fixture, messages: string[][]): Promis
 const stored = async (db: Db, f: Fixture) =>
   Number((await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM reading WHERE customer_id = $1`, [f.customerId]))!.n);
 
-/** CPU seconds used so far by the local PostgreSQL server's processes (0 where /proc does not show them, e.g. PGlite or a remote server). */
-function postgresCpuS(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / 100;
-}
-
 async function main() {
   const bench = await openBenchDb();
   const { db } = bench;
@@ -161,11 +146,11 @@ async function main() {
     await profiler.post('Profiler.enable');
     await profiler.post('Profiler.start');
   }
-  const cpu0 = { node: process.cpuUsage(), pg: postgresCpuS() };
+  const cpu0 = { node: process.cpuUsage(), pg: postgresCpu() };
   const { ms, cpuS: gatewaysCpu } = await publishAll(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, msgs);
   if (profiler) writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
   const nodeCpu = process.cpuUsage(cpu0.node);
-  const cpu = { node: (nodeCpu.user + nodeCpu.system) / 1e6, pg: postgresCpuS() - cpu0.pg };
+  const cpu = { node: (nodeCpu.user + nodeCpu.system) / 1e6, pg: cpu0.pg.seconds() };
   const w = { ...deps.ingest!.writer.stats };
   const a0 = performance.now();
   await alarm.drain();

@@ -89,7 +89,9 @@ function filter(scope: Scope, f: ExceptionFilter) {
 /** Newest first. */
 export function page(q: Queryable, scope: Scope, f: ExceptionFilter & PageInput) {
   const k = scoped(q, scope);
-  return paged(exceptionSelect(k).where(filter(scope, f)), f, { by: ['e.start_ts desc', 'e.id desc'], windowedCountOn: k });
+  // The sensor join stays in the base for the device number filter (unused, the planner drops it).
+  const base = k.selectFrom('exception_record as e').leftJoin('sensor as s', 's.id', 'e.sensor_id').where(filter(scope, f));
+  return paged(exceptionSelect(k).where(filter(scope, f)), f, { by: ['e.start_ts desc', 'e.id desc'], windowedCountOn: k, base: { from: base, key: 'e.id' } });
 }
 
 /** The home page's latest exceptions (spec §2/§9: five). */
