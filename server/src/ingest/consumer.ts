@@ -29,14 +29,18 @@ export interface ExternalConsumer {
   close(): Promise<void>;
 }
 
+/** Tries of a message's commit on one session before it is dropped (failures other than the database being away, which are held). */
+const COMMIT_ATTEMPTS = 3;
+const RETRY_MS = 250;
+
 export const upTopic = (mode: SubscriptionMode, group = 'coldwatch') => (mode === 'shared' ? `$share/${group}/cc/+/up/#` : 'cc/+/up/#');
 
 /**
  * Ingest from an external broker (Mosquitto, EMQX) through the console's own persistent session
  * (mqtt-session.ts): every message is acknowledged after its commit. While the database is
  * away a message is held, unacknowledged, and tried again when it is back (no reconnect storm,
- * nothing acknowledged that is not stored); any other failure drops the connection and the
- * broker delivers the message again. The broker authenticates gateways and enforces the topic
+ * nothing acknowledged that is not stored); any other failure is tried twice more, then drops
+ * the connection and the broker delivers the message again. The broker authenticates gateways and enforces the topic
  * ACL (docs/ingest.md), so the topic's sn names the gateway.
  */
 export async function startConsumer(svc: IngestService, opts: ConsumerOptions): Promise<ExternalConsumer> {
@@ -48,16 +52,27 @@ export async function startConsumer(svc: IngestService, opts: ConsumerOptions): 
     svc.noteMessage();
     const t = parseUpTopic(packetTopic);
     if (!t) return void svc.log.warn({ topic: packetTopic }, 'mqtt: message on an unknown topic ignored');
-    try {
-      // The gateway's lookup is held with the commit: it fails the same way while the database is away.
-      await svc.held(async () => {
-        const gw = await svc.directory.gateway(t.sn);
-        if (!gw) await svc.writer.submitReject(null, { sn: t.sn, dev: null, reason: 'unknown_gateway', detail: packetTopic });
-        else await svc.handle(gw, t.kind, payload);
-      });
-    } catch (err) {
-      if (!closing) svc.log.error({ err, topic: packetTopic }, 'mqtt: commit failed; dropping the session unacknowledged so the broker redelivers');
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // The gateway's lookup is held with the commit: it fails the same way while the database is away.
+        return await svc.held(async () => {
+          const gw = await svc.directory.gateway(t.sn);
+          if (!gw) await svc.writer.submitReject(null, { sn: t.sn, dev: null, reason: 'unknown_gateway', detail: packetTopic });
+          else await svc.handle(gw, t.kind, payload);
+        });
+      } catch (err) {
+        if (closing) throw err;
+        // Tried again on this session first: a dropped session is what the broker queues for,
+        // up to its limit (Mosquitto: 1,000 messages), and drops beyond it. Idempotent: a
+        // reading that did get stored counts as a duplicate.
+        if (attempt < COMMIT_ATTEMPTS) {
+          svc.log.warn({ err, topic: packetTopic, attempt }, 'mqtt: commit failed; trying the message again');
+          await new Promise((r) => setTimeout(r, RETRY_MS * attempt));
+          continue;
+        }
+        svc.log.error({ err, topic: packetTopic }, 'mqtt: commit failed; dropping the session unacknowledged so the broker redelivers');
+        throw err;
+      }
     }
   };
 

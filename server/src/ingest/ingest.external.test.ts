@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mqttSuite } from './mqtt-suite.js';
 import { startConsumer } from './consumer.js';
 import { enrol, startMosquitto, until, type Mosquitto } from './test-fixtures.js';
+import { Health } from '../platform/health/health.js';
 
 describe('ingest from an external Mosquitto', () => {
   let mosq: Mosquitto;
@@ -73,5 +74,32 @@ describe('ingest from an external Mosquitto', () => {
       await plain.stop();
     }
   });
-});
 
+  it('tries a commit that failed for another reason again on the same session: stored once, the session never dropped', async () => {
+    const gw = await enrol(ctx.t.db, ctx.t.tenants.a.customerId, 1);
+    const broker = new Health(() => ({ error: () => undefined, warn: () => undefined })).fault('broker');
+    // A broker of its own: only this consumer takes the message.
+    const own = await startMosquitto();
+    const consumer = await startConsumer(ctx.t.ingest, { url: own.url, clientId: 'cw-retry-test', fault: broker });
+    const handle = ctx.t.ingest.handle.bind(ctx.t.ingest);
+    let failures = 1;
+    ctx.t.ingest.handle = async (...args) => {
+      // Neither the database away (held) nor a refused value (acknowledged and logged): an internal error.
+      if (failures-- > 0) throw Object.assign(new Error('could not read block 7 in file "base/1/2"'), { code: 'XX001' });
+      return handle(...args);
+    };
+    try {
+      const pub = await mqtt.connectAsync(own.url, { clientId: gw.sn, reconnectPeriod: 0 });
+      await pub.publishAsync(`cc/${gw.sn}/up/data`, JSON.stringify({ readings: [{ dev: gw.sensors[0].dev, ts: Date.now(), temp: 4 }] }), { qos: 1 });
+      await pub.endAsync();
+      await until(async () => !!(await ctx.t.db.one(`SELECT 1 FROM reading WHERE sensor_id = $1`, [gw.sensors[0].id])), 'the reading');
+      expect(failures).toBe(-1);
+      expect(broker.starts).toBe(0);
+      expect(await ctx.t.db.query(`SELECT 1 FROM reading WHERE sensor_id = $1`, [gw.sensors[0].id])).toHaveLength(1);
+    } finally {
+      ctx.t.ingest.handle = handle;
+      await consumer.close();
+      await own.stop();
+    }
+  });
+});
