@@ -123,6 +123,22 @@ describe.skipIf(!process.env.DATABASE_URL)('resolved sessions on PostgreSQL', ()
     }
     expect(name).toBe('elsewhere');
   });
+
+  it('forgets when the pool has no connection left to hear with (idle, or the server lost them)', async () => {
+    expect((await resolve())!.name).toBe('elsewhere');
+    const other = new pg.Client({ connectionString: await urlOf(t) });
+    await other.connect();
+    try {
+      // Every connection of the console's pool ends (as after an idle spell or a failover) …
+      await other.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+      await new Promise((r) => setTimeout(r, 300));
+      // … and a change is committed while none of them listens.
+      await other.query(`UPDATE app_user SET name = 'unheard' WHERE id = $1`, [uid]);
+    } finally {
+      await other.end();
+    }
+    expect((await resolve())!.name).toBe('unheard');
+  });
 });
 
 /** The connection string of the test's own database (helper.ts made it fresh on DATABASE_URL's server). */

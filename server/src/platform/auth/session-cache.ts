@@ -3,8 +3,9 @@ import type { Db } from '../db/client.js';
 /**
  * Resolved sessions kept between requests (docs/performance.md "Signed-in API"): resolving one
  * is a statement and a round trip, on every signed-in request. Migration 0029 makes every
- * table a session is resolved from announce its changes on `coldwatch_auth`; any notice, and
- * any new pool connection (a gap in listening), forgets every cached session. A resolution
+ * table a session is resolved from announce its changes on `coldwatch_auth`; any notice, a new
+ * pool connection and the close of the pool's last one (a gap in listening) forget every
+ * cached session. A resolution
  * that was under way while a notice came is not kept (the epoch moved), so a cached entry was
  * always read after the last change that was heard.
  *

@@ -29,8 +29,8 @@ export interface Db extends Queryable {
   /**
    * PostgreSQL only (undefined on PGlite): fn runs on every notice of the channel that reaches
    * any of the pool's connections (a connection's own commit's notices arrive before that
-   * commit returns), and whenever the pool opens a connection (while none was open, notices
-   * went unheard).
+   * commit returns), whenever the pool opens a connection and when its last one closes (while
+   * none is open, notices go unheard).
    */
   readonly onNotice?: (channel: NoticeChannel, fn: () => void) => void;
   one<T = Record<string, any>>(text: string, params?: unknown[]): Promise<T | undefined>;
@@ -80,6 +80,11 @@ export function postgresDb(url: string, max = 10): Db {
   });
   pool.on('error', () => {
     // An idle client lost its server (a database restart): the pool replaces it on next use.
+  });
+  // The last connection gone (idle, or its server lost): from now until the next one listens,
+  // notices go unheard, so what they would have said is assumed to have happened.
+  pool.on('remove', () => {
+    if (pool.totalCount === 0) for (const c of NOTICE_CHANNELS) fire(c);
   });
   const outage = new Outage(() => pool.query('SELECT 1'));
   const guard = outage.guard.bind(outage);
