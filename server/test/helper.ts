@@ -12,6 +12,8 @@ import { hashPassword } from '../src/platform/auth/password.js';
 export interface TestCtx {
   app: App;
   db: Db;
+  /** The test database's connection string (PostgreSQL only), for a second connection of a test's own. */
+  databaseUrl?: string;
   bus: Bus;
   config: Config;
   /** What the app was built from; startIngest(t.deps, …) runs device ingest on the same service. */
@@ -31,7 +33,7 @@ export const PASSWORD = 'secret123';
 
 /** Builds the whole app on a fresh database (on `opts.databaseUrl`'s server if given) with two customers and the platform root, like production. */
 export async function setup(env: Record<string, string> = {}, opts: { databaseUrl?: string; log?: FastifyBaseLogger } = {}): Promise<TestCtx> {
-  const { db, drop } = await freshDb(opts.databaseUrl);
+  const { db, url: databaseUrl, drop } = await freshDb(opts.databaseUrl);
   const config = loadConfig({ VITEST: '1', LOGIN_CAPTCHA: 'off', LOGIN_RATE_LIMIT: '100000', DEMO: '0', LOG_LEVEL: 'silent', ...env } as any);
   const bus = new Bus();
   const root = await ensureRoot(db, PASSWORD);
@@ -44,6 +46,7 @@ export async function setup(env: Record<string, string> = {}, opts: { databaseUr
   return {
     app,
     db,
+    databaseUrl,
     bus,
     config,
     deps,

@@ -40,8 +40,8 @@ export const upTopic = (mode: SubscriptionMode, group = 'coldwatch') => (mode ==
  * (mqtt-session.ts): every message is acknowledged after its commit. While the database is
  * away a message is held, unacknowledged, and tried again when it is back (no reconnect storm,
  * nothing acknowledged that is not stored); any other failure is tried twice more, then drops
- * the connection and the broker delivers the message again. The broker authenticates gateways and enforces the topic
- * ACL (docs/ingest.md), so the topic's sn names the gateway.
+ * the connection and the broker delivers the message again. The broker authenticates gateways
+ * and enforces the topic ACL (docs/ingest.md), so the topic's sn names the gateway.
  */
 export async function startConsumer(svc: IngestService, opts: ConsumerOptions): Promise<ExternalConsumer> {
   const clientId = opts.clientId ?? 'coldwatch-ingest';

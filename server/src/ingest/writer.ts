@@ -61,6 +61,12 @@ export interface WriterOptions {
 export const RETENTION_SETTING = 'sensor_history_retention_days';
 const GATEWAY_TOUCH_MS = 15_000;
 
+/** A message written again counts its readings again (accepted or duplicate); its rejects stay. */
+const uncount = (m: Message) => {
+  m.result.accepted = 0;
+  m.result.duplicates = 0;
+};
+
 const newBatch = (): Batch => ({ items: [], rejects: [], messages: [], gateways: new Map() });
 
 /** PostgreSQL refused the data itself (class 22 data exception, 23 integrity), not the connection or the server. */
@@ -224,10 +230,7 @@ export class ReadingWriter {
         if (!isTransient(err) || attempt >= VICTIM_ATTEMPTS) throw err;
         this.stats.retriedBatches++;
         this.log.warn({ err: (err as Error).message, attempt }, 'ingest: batch aborted by the database as a deadlock victim; writing it again');
-        for (const m of batch.messages) {
-          m.result.accepted = 0;
-          m.result.duplicates = 0;
-        }
+        batch.messages.forEach(uncount);
         // A little apart, so that the two sides of the deadlock do not meet again in step.
         await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
       }
@@ -250,8 +253,7 @@ export class ReadingWriter {
     this.stats.splitBatches++;
     this.log.warn({ err, messages: batch.messages.length }, 'ingest: batch refused by the database; retrying its messages one by one');
     const ones: Batch[] = batch.messages.map((m, i) => {
-      m.result.accepted = 0;
-      m.result.duplicates = 0;
+      uncount(m);
       return {
         items: batch.items.filter((it) => it.msg === m),
         // The batch's reject rows and gateway touches ride with its first message.

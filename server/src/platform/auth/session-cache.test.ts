@@ -108,7 +108,7 @@ describe.skipIf(!process.env.DATABASE_URL)('resolved sessions on PostgreSQL', ()
 
   it('hears a change committed on another connection (another replica, an operator in psql) within moments', async () => {
     expect((await resolve())!.name).toBe('seen');
-    const other = new pg.Client({ connectionString: await urlOf(t) });
+    const other = new pg.Client({ connectionString: t.databaseUrl });
     await other.connect();
     try {
       await other.query(`UPDATE app_user SET name = 'elsewhere' WHERE id = $1`, [uid]);
@@ -126,7 +126,7 @@ describe.skipIf(!process.env.DATABASE_URL)('resolved sessions on PostgreSQL', ()
 
   it('forgets when the pool has no connection left to hear with (idle, or the server lost them)', async () => {
     expect((await resolve())!.name).toBe('elsewhere');
-    const other = new pg.Client({ connectionString: await urlOf(t) });
+    const other = new pg.Client({ connectionString: t.databaseUrl });
     await other.connect();
     try {
       // Every connection of the console's pool ends (as after an idle spell or a failover) …
@@ -140,11 +140,3 @@ describe.skipIf(!process.env.DATABASE_URL)('resolved sessions on PostgreSQL', ()
     expect((await resolve())!.name).toBe('unheard');
   });
 });
-
-/** The connection string of the test's own database (helper.ts made it fresh on DATABASE_URL's server). */
-async function urlOf(t: TestCtx): Promise<string> {
-  const [{ db }] = await t.db.query<{ db: string }>('SELECT current_database() AS db');
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${db}`;
-  return url.toString();
-}
