@@ -1,33 +1,12 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { preloadable, type Preloadable } from './preloadable';
 import { dmRefs, type Callable, type RouteDef } from '@coldwatch/contract';
 import { FIRST_SCREEN } from '../features/databoard/firstScreen';
 
-/** Spec §9: a page chunk that does not arrive within 120 s fails (the shell offers a retry). */
-export const CHUNK_TIMEOUT_MS = 120_000;
+/** A page's chunk, loaded when it is first shown or ahead of it (preload.ts). */
+export type PageComponent = Preloadable;
 
-type Loader = () => Promise<{ default: ComponentType }>;
-
-export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('chunk timeout')), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
-
-/** A lazily loaded page that can be asked to start downloading before it renders (preload.ts). */
-export type PageComponent = LazyExoticComponent<ComponentType> & { preload(): Promise<unknown> };
-
-// Both calls of the loader import the same module: the browser fetches the chunk once.
-const page = (loader: Loader): PageComponent => Object.assign(lazy(() => withTimeout(loader(), CHUNK_TIMEOUT_MS)), { preload: () => loader().catch(() => undefined) });
+const page = (loader: () => Promise<{ default: ComponentType }>): PageComponent => preloadable(loader);
 
 /**
  * A page inside the shell: its route, tab title, the menu entry (code of pageInfo.menu) that

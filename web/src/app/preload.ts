@@ -1,8 +1,8 @@
-import { loadCatalogues } from './i18n';
 import { PAGES } from './pages';
 import { queryClient } from './App';
 import { fetchPageInfo, PAGE_INFO_KEY, type PageInfo } from './auth';
 import { callAhead, keyOf } from '../api/call';
+import { PageGate, SignedInLayout } from './routes';
 
 /** Routes that are not behind the login: nothing signed-in to fetch ahead. */
 const SIGNED_OUT = new Set(['/login', '/register', '/404']);
@@ -24,7 +24,7 @@ export function preloadSignedIn(pathname: string) {
   // mounts. They fail quietly for a caller who may not open the page: the page gate then shows
   // 'no access', and a page that does mount on a failed one calls again and reports it.
   for (const { def, input } of page?.prefetch ?? []) void queryClient.prefetchQuery({ queryKey: keyOf(def, input), queryFn: () => callAhead(def, input as never) });
-  void import('./SignedIn');
-  void loadCatalogues();
+  void SignedInLayout.preload();
+  void PageGate.preload();
   void page?.Component.preload();
 }
