@@ -1,14 +1,10 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import './app/i18n';
-import './app/global.css';
-import { App } from './app/App';
 import { preloadSignedIn } from './app/preload';
 
+/*
+ * The entry is small on purpose: a page opened directly starts its calls and its chunks
+ * (preload.ts) as soon as this arrives, while the app's own code (React DOM, Ant Design, the
+ * router) is still downloading and evaluating, instead of after it (docs/performance.md,
+ * "Device monitor").
+ */
 preloadSignedIn(window.location.pathname);
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void import('./boot');

@@ -25,10 +25,14 @@ for (const [file, data] of Object.entries(firstFiles)) {
   if (m) (resources[m[1]] ??= {})[m[2]] = data;
 }
 
+type Catalogues = Promise<{ default: Record<string, Catalogue> }>;
 let later: Promise<void> | undefined;
-/** Adds every other namespace, in both languages (the switch may come at any time); once, from one chunk (catalogues.ts). */
-export function loadCatalogues(): Promise<void> {
-  later ??= import('./catalogues').then(({ default: files }) => {
+/**
+ * Adds every other namespace, in both languages (the switch may come at any time); once, from
+ * one chunk (catalogues.ts). `chunk` is its download if the caller started it already.
+ */
+export function loadCatalogues(chunk?: Catalogues): Promise<void> {
+  later ??= (chunk ?? import('./catalogues')).then(({ default: files }) => {
     for (const [file, data] of Object.entries(files)) {
       const m = place(file);
       if (m) i18n.addResourceBundle(m[1], m[2], data, true, true);

@@ -1,8 +1,8 @@
 import { PAGES } from './pages';
-import { queryClient } from './App';
+import { queryClient } from './queryClient';
 import { fetchPageInfo, PAGE_INFO_KEY, type PageInfo } from './auth';
 import { callAhead, keyOf } from '../api/call';
-import { PageGate, SignedInLayout } from './routes';
+import { PageGate, SignedInLayout } from './signedInParts';
 
 /** Routes that are not behind the login: nothing signed-in to fetch ahead. */
 const SIGNED_OUT = new Set(['/login', '/register', '/404']);

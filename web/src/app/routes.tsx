@@ -1,16 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Spin } from 'antd';
-import { loadCatalogues } from './i18n';
-import { PAGES, SECTION_REDIRECTS, type PageDef } from './pages';
-import { preloadable } from './preloadable';
+import { PAGES, SECTION_REDIRECTS } from './pages';
+import { PageGate, SignedInLayout } from './signedInParts';
 import LoginPage from '../features/login/LoginPage';
 
-// The login route loads only what it shows: the guard, the shell (menu, tabs, tree) and the
-// catalogues of the signed-in pages come with the first signed-in page.
-const signedIn = () => Promise.all([import('./SignedIn'), loadCatalogues()]).then(([m]) => m);
-export const SignedInLayout = preloadable<object>(() => signedIn().then((m) => ({ default: m.SignedInLayout })));
-export const PageGate = preloadable<{ page: PageDef }>(() => signedIn().then((m) => ({ default: m.PageGate })));
 const NotFoundPage = lazy(() => import('../features/sys/NotFoundPage'));
 const RedirectPage = lazy(() => import('../features/sys/RedirectPage'));
 const RegisterPage = lazy(() => import('../features/login/RegisterPage'));

@@ -1,0 +1,19 @@
+import type { PageDef } from './pages';
+import { preloadable } from './preloadable';
+
+/*
+ * Everything behind the login comes in one lazily loaded module (SignedIn.tsx) with the
+ * signed-in pages' catalogues: the login route does not download them. Their handles live
+ * here, apart from the routes, so that the boot's preload can start them before the app's own
+ * code (antd, the router, the login page) has arrived.
+ */
+const signedIn = () => {
+  // The catalogues' chunk downloads beside the i18n module it is added to, not after it.
+  const catalogues = import('./catalogues');
+  return Promise.all([import('./SignedIn'), import('./i18n').then((m) => m.loadCatalogues(catalogues))]).then(([m]) => m);
+};
+
+/** The guard and the shell. */
+export const SignedInLayout = preloadable<object>(() => signedIn().then((m) => ({ default: m.SignedInLayout })));
+/** A page behind its menu entry and function codes. */
+export const PageGate = preloadable<{ page: PageDef }>(() => signedIn().then((m) => ({ default: m.PageGate })));
