@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
+import { compressJsonAnswers } from './platform/http/compress.js';
 import rateLimit from '@fastify/rate-limit';
 import { Code } from '@coldwatch/contract';
 import { AppError } from './platform/http/errors.js';
@@ -20,6 +21,8 @@ import { modules } from './modules/index.js';
 import type { AppDeps } from './deps.js';
 import { loadTileOrigin, rememberTileUrl, tileOrigin } from './modules/param/tileOrigin.js';
 
+/** API answers of this many bytes or more are compressed. */
+const COMPRESS_FROM = 1024;
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
@@ -38,7 +41,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await app.register(cookie);
   // API answers over 1 KB are compressed (the live stream never: event-stream is excluded; the web
   // app's files come precompressed from the build).
-  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(compress, { threshold: COMPRESS_FROM, encodings: ['br', 'gzip'] });
+  // JSON answers in one call rather than through its streams (platform/http/compress.ts).
+  compressJsonAnswers(app, COMPRESS_FROM);
   // Security headers on every answer. The CSP is what the web app needs: its own scripts, Ant
   // Design's injected styles, data: images (QR codes, signatures), same-origin calls and the
   // live stream; nothing may frame the console.

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
 import { enrol } from '../../ingest/test-fixtures.js';
+import { pageBounds } from './query.js';
+import { crossTenant } from './kysely.js';
 
 /*
  * Pages found on the listed table alone and joined after (paged()'s `base`): every page, in
@@ -51,7 +53,8 @@ describe('a page found on the listed table and joined after', () => {
       ['&sort=lastTs&order=desc', (x, y) => y.last_ts.getTime() - x.last_ts.getTime() || byId(x, y)],
     ];
     for (const [q, cmp] of orders) {
-      for (const len of [5, 7, 24]) {
+      // 15: a page size of the spec, whose first page is written into the statement (pageBounds).
+      for (const len of [5, 7, 15, 24]) {
         const { total, rows } = await walk(`/service/sensor/page${q.replace('&', '?')}`, len);
         expect(total).toBe(24);
         expect(rows.map((r) => r.id)).toEqual([...whole].sort(cmp).map((s) => s.id));
@@ -67,11 +70,30 @@ describe('a page found on the listed table and joined after', () => {
     expect(all.total).toBe(72);
     expect(all.rows.map((r) => r.id)).toEqual(await whole());
     expect(all.rows.every((r) => r.devNo && r.carrierName && r.customerName === 'Alpha Hospital')).toBe(true);
+    const byTwenty = await walk('/service/exception/page', 20);
+    expect(byTwenty.rows.map((r) => r.id)).toEqual(await whole());
     const done = await walk('/service/exception/page?status=2', 4);
     expect(done.rows.map((r) => r.id)).toEqual(await whole('AND e.status = 2'));
     const [{ dev }] = await t.db.query<{ dev: string }>(`SELECT dev_no AS dev FROM sensor WHERE customer_id = $1 ORDER BY id LIMIT 1`, [t.tenants.a.customerId]);
     const one = await walk(`/service/exception/page?devNo=${dev}`, 2);
     expect(one.rows.map((r) => r.id)).toEqual(await whole('AND s.dev_no ILIKE $2', [`%${dev}%`]));
     expect(one.rows.length).toBe(3);
+  });
+});
+
+describe('pageBounds', () => {
+  const compiled = (iDisplayStart: number, iDisplayLength: number) => {
+    const { limit, offset } = pageBounds({ iDisplayStart, iDisplayLength });
+    const q = crossTenant(t.db, 'compiling a statement, not running it').selectFrom('app_user').select('id').limit(limit).offset(offset).compile();
+    return { sql: q.sql, parameters: q.parameters };
+  };
+
+  it("writes the first page of the spec's page sizes into the statement, so that PostgreSQL keeps one generic plan for it", () => {
+    for (const size of [15, 20, 50, 100]) expect(compiled(0, size)).toEqual({ sql: `select "id" from "app_user" limit ${size} offset 0`, parameters: [] });
+  });
+
+  it('passes any other page as parameters, so that the texts to prepare stay few', () => {
+    expect(compiled(20, 20)).toEqual({ sql: 'select "id" from "app_user" limit $1 offset $2', parameters: [20, 20] });
+    expect(compiled(0, 7)).toEqual({ sql: 'select "id" from "app_user" limit $1 offset $2', parameters: [7, 0] });
   });
 });

@@ -1,3 +1,4 @@
+import { PAGE_SIZES } from '@coldwatch/contract';
 import { sql, type AliasableExpression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 
 /*
@@ -50,9 +51,10 @@ export async function paged<DB, TB extends keyof DB, O>(
   const counting = order.base?.from ?? query.clearSelect().clearOrderBy();
   const on = order.windowedCountOn;
   const limit = page.iDisplayStart + page.iDisplayLength + COUNT_WINDOW;
+  const bounds = pageBounds(page);
   const counted = on
     ? await on
-        .selectFrom(counting.select(sql<number>`1`.as('one')).limit(limit + 1).as('w') as never)
+        .selectFrom(counting.select(sql<number>`1`.as('one')).limit(typeof bounds.limit === 'number' ? limit + 1 : sql.lit(limit + 1)).as('w') as never)
         .select(sql<number>`count(*)::int`.as('n'))
         .executeTakeFirst()
     : await counting.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
@@ -66,14 +68,31 @@ export async function paged<DB, TB extends keyof DB, O>(
     return q;
   };
   const base = order.base;
+  const { limit: size, offset } = bounds;
   const rows = base
     ? await ordered(query)
-        .where(sql.ref(base.key) as never, 'in', ordered(base.from.select(sql.ref(base.key).as('k'))).limit(page.iDisplayLength).offset(page.iDisplayStart) as never)
+        .where(sql.ref(base.key) as never, 'in', ordered(base.from.select(sql.ref(base.key).as('k'))).limit(size).offset(offset) as never)
         .execute()
-    : await ordered(query).limit(page.iDisplayLength).offset(page.iDisplayStart).execute();
+    : await ordered(query).limit(size).offset(offset).execute();
   const n = (counted as { n?: number } | undefined)?.n ?? 0;
   const result = { rows, iDisplayStart: page.iDisplayStart, iDisplayLength: page.iDisplayLength };
   return on && n > limit ? { ...result, total: limit, more: true } : { ...result, total: n };
+}
+
+/**
+ * The first page of a standard size written into the statement's text, not passed as
+ * parameters. The statements are prepared (platform/db/client.ts), and for a LIMIT or OFFSET it
+ * cannot see PostgreSQL's generic plan assumes a tenth of the table (100,000 of a million
+ * exceptions skipped), judges the generic plan dearer than planning each call afresh, and plans
+ * every call: 1–1.3 ms of a sensor or exception page's 2 ms of database time
+ * (docs/performance.md). With the numbers in the text the generic plan wins and is planned once
+ * per connection. Only the spec's page sizes at offset 0, the page almost every list opens on,
+ * are written in, so that each query shape has at most four more texts to cache; deeper pages
+ * keep their parameters and their planning.
+ */
+export function pageBounds(page: PageInput): { limit: number | RawBuilder<number>; offset: number | RawBuilder<number> } {
+  const fixed = page.iDisplayStart === 0 && (PAGE_SIZES as readonly number[]).includes(page.iDisplayLength);
+  return fixed ? { limit: sql.lit(page.iDisplayLength), offset: sql.lit(0) } : { limit: page.iDisplayLength, offset: page.iDisplayStart };
 }
 
 /** An ILIKE pattern matching s anywhere, with LIKE's wildcards in s taken literally. */
