@@ -68,9 +68,21 @@ function tenantRef(node: OperationNode): { table: string; alias: string; column:
 // `FROM carrier`, `JOIN "sensor"`, `UPDATE gateway`, `INTO contact` in raw SQL text.
 const RAW_TABLE = /\b(?:from|join|update|into)\s+"?([a-z_][a-z0-9_]*)"?/gi;
 
+// By text: the raw fragments of the code are few and come back on every statement built (a
+// sensor page holds a dozen), so each is searched once. Bounded, in case some caller builds
+// raw texts per call.
+const rawTables = new Map<string, string[]>();
+const RAW_TEXTS_KEPT = 10_000;
+
 function rawTenantTables(node: RawNode): string[] {
-  const text = node.sqlFragments.join(' ? ');
-  return [...text.matchAll(RAW_TABLE)].map((m) => m[1].toLowerCase()).filter((t) => tenantColumn(t));
+  const text = node.sqlFragments.length === 1 ? node.sqlFragments[0] : node.sqlFragments.join(' ? ');
+  let tables = rawTables.get(text);
+  if (!tables) {
+    tables = [...text.matchAll(RAW_TABLE)].map((m) => m[1].toLowerCase()).filter((t) => tenantColumn(t));
+    if (rawTables.size >= RAW_TEXTS_KEPT) rawTables.clear();
+    rawTables.set(text, tables);
+  }
+  return tables;
 }
 
 function and(where: WhereNode | undefined, pred: OperationNode): WhereNode {
