@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { Card, Tag, Tooltip, Typography } from 'antd';
+import { Card, Tag } from 'antd';
 import { WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { BOARD_STATE_COLORS, climateOf } from '@coldwatch/contract';
@@ -13,15 +13,18 @@ interface Props {
   onSensor: (s: MonitorSensor) => void;
 }
 
+/*
+ * The board's hints are the browser's own (title), not Ant Design's Tooltip or Typography's
+ * measured ellipsis: a first screen mounts some forty cards with three hints each, and each
+ * Tooltip instance runs its trigger's and its style's hooks (docs/performance.md, "Device monitor").
+ */
 function Value({ value, state, unit, offline, label }: { value: number | null; state: RangeState; unit: string; offline: boolean; label: string }) {
   const color = offline ? '#bfbfbf' : RANGE_COLORS[state];
   return (
-    <Tooltip title={label}>
-      <span className="cw-mon-value" style={{ color }} data-range={offline ? 'offline' : state}>
-        {fmtValue(value)}
-        <small>{unit}</small>
-      </span>
-    </Tooltip>
+    <span className="cw-mon-value" style={{ color }} data-range={offline ? 'offline' : state} title={label}>
+      {fmtValue(value)}
+      <small>{unit}</small>
+    </span>
   );
 }
 
@@ -41,11 +44,7 @@ function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCa
     >
       <div className="cw-mon-sensor-head">
         <span className="cw-mon-devno">{sensor.devNo}</span>
-        {ongoing && (
-          <Tooltip title={t('ongoing')}>
-            <WarningFilled style={{ color: '#fa541c' }} />
-          </Tooltip>
-        )}
+        {ongoing && <WarningFilled style={{ color: '#fa541c' }} title={t('ongoing')} aria-label={t('ongoing')} />}
         <Tag color={offline ? 'default' : 'success'} variant="filled" style={{ marginInlineEnd: 0, marginInlineStart: 'auto' }}>
           {t(`sensorStatus.${sensor.status}`, { defaultValue: String(sensor.status) })}
         </Tag>
@@ -92,19 +91,17 @@ export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSens
       title={
         <span className="cw-mon-title">
           <span className="cw-mon-icon">{carrierIcon(carrier.type)}</span>
-          <Typography.Text ellipsis={{ tooltip: carrier.name }} strong>
+          <span className="cw-mon-name" title={carrier.name}>
             {carrier.name}
-          </Typography.Text>
+          </span>
         </span>
       }
       extra={
         <span className="cw-mon-extra">
           {carrier.openExceptions > 0 && (
-            <Tooltip title={t('openExceptions', { count: carrier.openExceptions })}>
-              <Tag color="error" icon={<WarningFilled />} style={{ marginInlineEnd: 6 }}>
-                {carrier.openExceptions}
-              </Tag>
-            </Tooltip>
+            <Tag color="error" icon={<WarningFilled />} style={{ marginInlineEnd: 6 }} title={t('openExceptions', { count: carrier.openExceptions })}>
+              {carrier.openExceptions}
+            </Tag>
           )}
           {t(`carrierType.${carrier.type}`, { defaultValue: '' })}
           {carrier.status !== 1 && (
