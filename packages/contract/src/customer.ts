@@ -41,8 +41,6 @@ export const CustomerCode = {
   MOBILE_EXISTS: 422,
 } as const;
 
-/** Proxy switch answers (spec §7): `result` 200 switched (log in again), 300 already selected. */
-export const SwitchResult = { SWITCHED: 200, ALREADY_SELECTED: 300 } as const;
 
 /** Message keys whose failure answers a §8 code instead of the generic 400. */
 export const CUSTOMER_RULE_CODES: Record<string, number> = {

@@ -58,3 +58,20 @@ export const SCENE_FUNC = { organisation: 0, floorPlan: 1, map: 2, menu: 3 } as 
 /** Carrier mode of spec §3: a carrier in transport mode records along a route. */
 export const CARRIER_MODES = ['normal', 'transport'] as const;
 export type CarrierMode = (typeof CARRIER_MODES)[number];
+
+/*
+ * Plain values the web app's shell uses beside the schemas that check them: here, in a module
+ * without zod, so that importing one does not evaluate a schema module's zod definitions on
+ * every signed-in page's first paint (docs/performance.md, "Device monitor").
+ */
+
+/** Avatar: JPG, JPEG or PNG under 2 MB (spec §5 uploads). Signature: PNG or JPG under 500 KB. */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+export const SIGNATURE_MAX_BYTES = 500 * 1024;
+export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const;
+
+/** At most this many shortcuts per user: the shortcut bar holds one row. */
+export const MAX_SHORTCUTS = 12;
+
+/** Proxy switch answers (spec §7): `result` 200 switched (log in again), 300 already selected. */
+export const SwitchResult = { SWITCHED: 200, ALREADY_SELECTED: 300 } as const;

@@ -106,10 +106,6 @@ export const passwordChangeBody = z
   .refine((b) => b.newPassword === b.confirmPassword, { error: 'errors.user.passwordsInconsistent', path: ['confirmPassword'] });
 export type PasswordChangeBody = z.infer<typeof passwordChangeBody>;
 
-/** Avatar: JPG, JPEG or PNG under 2 MB (spec §5 uploads). Signature: PNG or JPG under 500 KB. */
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-export const SIGNATURE_MAX_BYTES = 500 * 1024;
-export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const;
 
 /** The image kind from the first bytes (PNG signature, JPEG SOI marker); undefined for anything else. */
 export function imageKind(bytes: Uint8Array): 'png' | 'jpeg' | undefined {

@@ -4,7 +4,7 @@ import { Alert, Button, Empty, Input, Spin, Tree } from 'antd';
 import type { DataNode, TreeProps } from 'antd/es/tree';
 import { BankOutlined, ClusterOutlined, ContainerOutlined } from '@ant-design/icons';
 import { funcTypeIcon } from './funcTypes';
-import { SCENE_FUNC, sceneApi, type TreeNode } from '@coldwatch/contract';
+import { SCENE_FUNC, sceneRefs, type TreeNode } from '@coldwatch/contract';
 import { useCall } from '../api/hooks';
 import { useAuth } from '../app/auth';
 import { errorMessage } from '../app/errors';
@@ -32,7 +32,7 @@ export function useSceneTree(opts: { withCarrier?: boolean } = {}) {
   const { userType, loggedIn } = useAuth();
   const all = userType === 2 || userType === 3;
   const withCarrier = !!opts.withCarrier;
-  return useCall(sceneApi.tree, { query: { all: all ? 'true' : undefined, withCarrier: withCarrier ? 'true' : undefined } }, { enabled: loggedIn, staleTime: 5 * 60_000 });
+  return useCall(sceneRefs.tree, { query: { all: all ? 'true' : undefined, withCarrier: withCarrier ? 'true' : undefined } }, { enabled: loggedIn, staleTime: 5 * 60_000 });
 }
 
 /** A TreeSelect entry of a scene picker: scenes selectable (value = scene id), customers as headings, carriers left out. */

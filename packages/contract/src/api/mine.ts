@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ms, route } from './route.js';
+import { MAX_SHORTCUTS } from '../enums.js';
 
 /** The caller's shortcuts (spec §2/§3) and login by QR code (spec §2/§4/§9). */
 
-/** At most this many shortcuts per user: the shortcut bar holds one row. */
-export const MAX_SHORTCUTS = 12;
 
 export const shortcutEntry = z.object({ id: z.number().int(), code: z.string(), name: z.string(), url: z.string(), icon: z.string() });
 export type ShortcutEntry = z.infer<typeof shortcutEntry>;

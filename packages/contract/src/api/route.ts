@@ -36,7 +36,8 @@ export const route = <D extends RouteDef>(d: D): D => d;
  * An operation as a client needs it at run time: method, path, whether it sends a body. The
  * definition rides along as a type only, so a call through a ref is typed exactly as through
  * the definition, but the code that holds it does not load zod and the schemas. The refs of
- * every `…Api` are generated into `refs.gen.ts` (`npm run contract:refs`); the login route
+ * every `…Api` are generated into `refs/<api>.gen.ts`, one file each so that a web chunk holds
+ * only the refs it uses (`npm run contract:refs`); the login route
  * calls through them, which keeps it light.
  */
 export interface RouteRef<D extends RouteDef = RouteDef> {

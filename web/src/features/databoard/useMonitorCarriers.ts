@@ -5,7 +5,7 @@
  * so they agree on every value and state.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { dmApi, type LiveEvent } from '@coldwatch/contract';
+import { dmRefs, type LiveEvent } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useLiveStream, type StreamState } from './useLiveStream';
 import { applyEvents, mergeFresh, type MonitorCarrier } from './monitorState';
@@ -36,7 +36,7 @@ export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: b
     if (events.some((e) => e.type === 'exception')) refetchRef.current();
   }, []);
   const list = useCall(
-    dmApi.monitorList,
+    dmRefs.monitorList,
     { query: { sceneId: query.sceneId, customerId: query.customerId, type: query.type } },
     {
       enabled: opts.enabled ?? true,
@@ -48,7 +48,7 @@ export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: b
   );
   // The same filters as the whole list (the board's preload asks for exactly this at boot, app/pages.tsx).
   const first = useCall(
-    dmApi.monitorList,
+    dmRefs.monitorList,
     { query: { sceneId: query.sceneId, customerId: query.customerId, type: query.type, first: FIRST_SCREEN } },
     { enabled: (opts.enabled ?? true) && !!opts.firstScreen && list.data === undefined, staleTime: 5_000 },
   );

@@ -1,14 +1,14 @@
 import { useQueries } from '@tanstack/react-query';
 import { Col, Progress, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_STATUS, gatewayApi, sensorApi, type CallInput } from '@coldwatch/contract';
+import { DEVICE_STATUS, gatewayRefs, sensorRefs, type CallInput, type gatewayApi, type sensorApi } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { percent } from './homeLogic';
 import { WidgetCard } from './WidgetCard';
 
 const one = { iDisplayStart: 0, iDisplayLength: 1 };
-const sensorTotal = (filters: Omit<CallInput<typeof sensorApi.page>['query'], keyof typeof one> = {}) => call(sensorApi.page, { query: { ...one, ...filters } }).then((r) => r.total);
-const gatewayTotal = (filters: Omit<CallInput<typeof gatewayApi.page>['query'], keyof typeof one> = {}) => call(gatewayApi.page, { query: { ...one, ...filters } }).then((r) => r.total);
+const sensorTotal = (filters: Omit<CallInput<typeof sensorApi.page>['query'], keyof typeof one> = {}) => call(sensorRefs.page, { query: { ...one, ...filters } }).then((r) => r.total);
+const gatewayTotal = (filters: Omit<CallInput<typeof gatewayApi.page>['query'], keyof typeof one> = {}) => call(gatewayRefs.page, { query: { ...one, ...filters } }).then((r) => r.total);
 
 /**
  * Bound gateway / sensor statistics (spec §2 home widget): totals, how many sensors are bound

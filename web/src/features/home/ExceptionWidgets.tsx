@@ -3,7 +3,7 @@ import { Col, Row, Segmented, Tag, Tooltip, Typography } from 'antd';
 import { ClockCircleOutlined, LineChartOutlined, RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { EXCEPTION_CATEGORIES, exceptionApi } from '@coldwatch/contract';
+import { EXCEPTION_CATEGORIES, exceptionRefs } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { fmtNumber, formatInZone, fromWall, RANGE_COLORS, toWall } from '../../lib/format';
@@ -32,7 +32,7 @@ const STATUS_COLOR: Record<number, string> = { 0: 'error', 1: 'processing', 2: '
 export function LatestExceptions() {
   const { t } = useTranslation('home');
   const { user } = useAuth();
-  const q = useCall(exceptionApi.latest, { query: { limit: LATEST_COUNT } }, { refetchInterval: 300_000 });
+  const q = useCall(exceptionRefs.latest, { query: { limit: LATEST_COUNT } }, { refetchInterval: 300_000 });
   useExceptionRefresh(() => void q.refetch());
   const rows = (q.data ?? []).slice(0, LATEST_COUNT);
   return (
@@ -98,7 +98,7 @@ export function ExceptionStatsWidget() {
   const [period, setPeriod] = useState<Period>('month');
   // The range is fixed per period (from its first day to the end of today, in the customer's zone) so the cache key stays put.
   const today = toWall(Date.now(), tz);
-  const q = useCall(exceptionApi.stats, {
+  const q = useCall(exceptionRefs.stats, {
     query: { startTime: fromWall(today.subtract(PERIODS[period], 'day').startOf('day'), tz), endTime: fromWall(today.endOf('day'), tz) },
   });
   useExceptionRefresh(() => void q.refetch());

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Empty, Input, Modal, Radio, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { customerApi, SwitchResult } from '@coldwatch/contract';
+import { customerRefs, SwitchResult } from '@coldwatch/contract';
 import { useAction, useCall } from '../../api/hooks';
 import { logout } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
@@ -21,9 +21,9 @@ export function ProxySwitchDialog({ open, onClose }: { open: boolean; onClose: (
   const [filter, setFilter] = useState('');
   const [error, setError] = useState<string>();
 
-  const list = useCall(customerApi.proxyCustomers, undefined, { enabled: open });
+  const list = useCall(customerRefs.proxyCustomers, undefined, { enabled: open });
   const current = list.data?.find((c) => c.current)?.id;
-  const choose = useAction(customerApi.switch, {
+  const choose = useAction(customerRefs.switch, {
     success: false,
     onDone: async (code) => {
       // Spec §7: 200 switched, 300 already selected.

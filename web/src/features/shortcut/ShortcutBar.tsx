@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { IMPLEMENTED } from '../../app/pages';
 import { menuIcon } from '../../app/shell/menuIcons';
 import { useMenuLabel } from '../../app/shell/SideMenu';
-import { shortcutApi } from '@coldwatch/contract';
+import { shortcutRefs } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { ShortcutDialog } from './ShortcutDialog';
 import './shortcut.css';
@@ -18,7 +18,7 @@ export function ShortcutBar() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
-  const { data } = useCall(shortcutApi.list, undefined, { staleTime: 60_000 });
+  const { data } = useCall(shortcutRefs.list, undefined, { staleTime: 60_000 });
   // Entries whose page this build does not have are not offered (no dead links).
   const items = (data ?? []).filter((s) => IMPLEMENTED.has(s.url));
 

@@ -8,7 +8,7 @@ import { implementedLeaves, moveItem, pruneTree } from '../../app/menu';
 import { IMPLEMENTED } from '../../app/pages';
 import { menuIcon } from '../../app/shell/menuIcons';
 import { useMenuLabel } from '../../app/shell/SideMenu';
-import { MAX_SHORTCUTS, shortcutApi, type PickNode, type ShortcutEntry } from '@coldwatch/contract';
+import { MAX_SHORTCUTS, shortcutRefs, type PickNode, type ShortcutEntry } from '@coldwatch/contract';
 import { keyOf } from '../../api/call';
 import { useAction, useCall } from '../../api/hooks';
 import { nextChosen } from './logic';
@@ -21,7 +21,7 @@ export function ShortcutDialog({ open, onClose }: { open: boolean; onClose: () =
   const { t } = useTranslation('shortcut');
   const label = useMenuLabel();
   const qc = useQueryClient();
-  const tree = useCall(shortcutApi.menu, undefined, { enabled: open, staleTime: 0 });
+  const tree = useCall(shortcutRefs.menu, undefined, { enabled: open, staleTime: 0 });
   const pruned = useMemo(() => pruneTree(tree.data ?? [], IMPLEMENTED), [tree.data]);
   const leaves = useMemo(() => implementedLeaves(pruned, IMPLEMENTED), [pruned]);
   const byId = useMemo(() => new Map(leaves.map((l) => [l.id, l])), [leaves]);
@@ -29,9 +29,9 @@ export function ShortcutDialog({ open, onClose }: { open: boolean; onClose: () =
   const [dragFrom, setDragFrom] = useState<number>();
   const [over, setOver] = useState<number>();
   const [error, setError] = useState<string>();
-  const save = useAction(shortcutApi.set, {
+  const save = useAction(shortcutRefs.set, {
     success: t('saved'),
-    invalidates: [shortcutApi.list],
+    invalidates: [shortcutRefs.list],
     onDone: onClose,
     onFailed: (e) => {
       setError(errorMessage(e, t));
@@ -43,7 +43,7 @@ export function ShortcutDialog({ open, onClose }: { open: boolean; onClose: () =
   // Start from the current shortcuts in their saved order (the bar's list), else the tree's marks.
   useEffect(() => {
     if (!open || !tree.data) return;
-    const saved = (qc.getQueryData<ShortcutEntry[]>(keyOf(shortcutApi.list, {})) ?? []).map((s) => s.id).filter((id) => byId.has(id));
+    const saved = (qc.getQueryData<ShortcutEntry[]>(keyOf(shortcutRefs.list, {})) ?? []).map((s) => s.id).filter((id) => byId.has(id));
     const marked = leaves.filter((l) => l.check).map((l) => l.id);
     setChosen(saved.length ? [...saved, ...marked.filter((id) => !saved.includes(id))] : marked);
     setError(undefined);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Modal } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { carrierApi, gatewayApi } from '@coldwatch/contract';
+import { carrierRefs, gatewayRefs } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { shouldOffer } from './wizardState';
@@ -16,8 +16,8 @@ export function WizardOffer() {
   const navigate = useNavigate();
   const allowed = !!user && can('newGateway', 'newSensor', 'newCarrier');
   const [declined, setDeclined] = useState(() => (user ? localStorage.getItem(declinedKey(user.id)) === '1' : true));
-  const carriers = useCall(carrierApi.page, { query: { iDisplayLength: 1 } }, { enabled: allowed && !declined });
-  const gateways = useCall(gatewayApi.page, { query: { iDisplayLength: 1 } }, { enabled: allowed && !declined });
+  const carriers = useCall(carrierRefs.page, { query: { iDisplayLength: 1 } }, { enabled: allowed && !declined });
+  const gateways = useCall(gatewayRefs.page, { query: { iDisplayLength: 1 } }, { enabled: allowed && !declined });
   const open = allowed && carriers.data !== undefined && gateways.data !== undefined && shouldOffer({ carriers: carriers.data.total, gateways: gateways.data.total }, declined);
   const decline = () => {
     if (user) localStorage.setItem(declinedKey(user.id), '1');
