@@ -173,6 +173,20 @@ describe('scheduled jobs and retention', () => {
     await guest.close();
   });
 
+  it("a page's code starts loading when its menu section opens or the pointer reaches its entry, before the click", async () => {
+    const p = await ctx.newPage();
+    await p.goto(`${console_.url}/home`);
+    await p.locator('.cw-content').waitFor();
+    const chunk = p.waitForRequest((r) => /\/assets\/SysLogPage-[^/]+\.js$/.test(r.url()), { timeout: 10_000 });
+    await p.locator('.ant-menu-submenu-title', { hasText: 'Logs' }).click();
+    const entry = p.locator('.ant-menu-item', { hasText: 'System log' });
+    await entry.hover();
+    await chunk;
+    await entry.click();
+    await p.waitForURL(/\/noti\/sysLog/);
+    await p.close();
+  });
+
   it('the shell, the home page and the device monitor load no schema code (zod) before their first paint', async () => {
     for (const [path, ready] of [
       ['/home', '.cw-content'],
