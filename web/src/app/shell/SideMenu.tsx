@@ -5,18 +5,11 @@ import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth';
 import { contractMenu, findEntry, sideMenuModel } from '../menu';
-import { IMPLEMENTED, pageByPath } from '../pages';
+import { IMPLEMENTED, preloadPage } from '../pages';
 import { HOME_PATH } from '../tabs';
 import { menuIcon } from './menuIcons';
 
 type Item = Required<MenuProps>['items'][number];
-
-/**
- * A page's chunk starts loading when the pointer reaches its entry, or its section opens, so
- * that by the click it is usually there: the page then renders at once (preloadable.tsx)
- * instead of behind a spinner that React keeps for at least 300 ms.
- */
-const preloadPage = (url: string) => void pageByPath(url)?.Component.preload();
 
 /** Localised name of a menu entry: the `menu` catalogue by code, else the server's name. */
 export function useMenuLabel() {

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Button, Tooltip } from 'antd';
 import { PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { IMPLEMENTED } from '../../app/pages';
+import { IMPLEMENTED, preloadPage } from '../../app/pages';
 import { menuIcon } from '../../app/shell/menuIcons';
 import { useMenuLabel } from '../../app/shell/SideMenu';
 import { shortcutRefs } from '@coldwatch/contract';
@@ -34,6 +34,8 @@ export function ShortcutBar() {
             type="button"
             className={`cw-shortcut${pathname === s.url ? ' cw-shortcut-active' : ''}`}
             onClick={() => navigate(s.url)}
+            onMouseEnter={() => preloadPage(s.url)}
+            onFocus={() => preloadPage(s.url)}
           >
             {menuIcon(s.code, s.icon)}
             <span>{label(s.code, s.name)}</span>
