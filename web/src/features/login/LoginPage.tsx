@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Segmented, Tooltip } from 'antd';
@@ -10,6 +10,7 @@ import { useAction, useCall } from '../../api/hooks';
 import { errorMessage, reactionFor } from '../../app/errors';
 import { applyStoredLanguage } from '../../app/i18n';
 import { safeRedirect } from '../../app/reactions';
+import { warmSignedIn } from '../../app/signedInParts';
 import { session, SESSION_KEYS } from '../../app/session';
 import type { UserRsp } from '../../app/auth';
 import { LanguageToggle } from '../../app/shell/LanguageToggle';
@@ -109,6 +110,14 @@ export default function LoginPage() {
   });
   const busy = login.busy;
 
+  // Once, at the first keystroke: the shell and the page the login leads to (signedInParts.ts).
+  const warmed = useRef(false);
+  const warm = () => {
+    if (warmed.current) return;
+    warmed.current = true;
+    warmSignedIn(safeRedirect(params.get('redirect')));
+  };
+
   const submit = (v: LoginForm) => {
     setFailure(undefined);
     void login.run({ body: { account: v.account.trim(), password: v.password, ...(needCode ? { code: v.code?.trim() } : {}) } });
@@ -141,6 +150,7 @@ export default function LoginPage() {
         size="large"
         requiredMark={false}
         onFinish={submit}
+        onValuesChange={warm}
         autoComplete="on"
         initialValues={registered?.account ? { account: registered.account } : undefined}
       >
