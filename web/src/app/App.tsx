@@ -10,9 +10,10 @@ import { SessionReactions } from './reactions';
 import { AppRoutes } from './routes';
 import { ERROR_TOAST_SECONDS } from './errors';
 
-
-/** Cold-chain palette: ice blue primary on a cool grey canvas, deep navy menu. */
-// Ant Design's default algorithm (naming it would import the dark and compact ones too).
+/**
+ * Cold-chain palette: ice blue primary on a cool grey canvas, deep navy menu. On Ant Design's
+ * default algorithm, left unnamed: importing `theme` to name it brings the dark and compact ones.
+ */
 export const THEME = {
   token: {
     colorPrimary: '#1d6fe0',

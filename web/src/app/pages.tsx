@@ -6,7 +6,7 @@ import { FIRST_SCREEN } from '../features/databoard/firstScreen';
 /** A page's chunk, loaded when it is first shown or ahead of it (preload.ts). */
 export type PageComponent = Preloadable;
 
-const page = (loader: () => Promise<{ default: ComponentType }>): PageComponent => preloadable(loader);
+const page: (loader: () => Promise<{ default: ComponentType }>) => PageComponent = preloadable;
 
 /**
  * A page inside the shell: its route, tab title, the menu entry (code of pageInfo.menu) that

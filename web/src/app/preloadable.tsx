@@ -1,9 +1,9 @@
 import { lazy, useState, type ComponentType } from 'react';
 
 /** Spec §9: a page chunk that does not arrive within 120 s fails (the shell offers a retry). */
-export const CHUNK_TIMEOUT_MS = 120_000;
+const CHUNK_TIMEOUT_MS = 120_000;
 
-export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('chunk timeout')), ms);
     p.then(
@@ -32,12 +32,20 @@ export type Preloadable<P extends object = object> = ComponentType<P> & { preloa
  */
 export function preloadable<P extends object = object>(loader: () => Promise<{ default: ComponentType<P> }>): Preloadable<P> {
   let loaded: ComponentType<P> | undefined;
-  // Both calls of the loader import the same module: the browser fetches the chunk once.
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  // One download however often it is asked for (each hover of a menu entry asks); a failed one
+  // is forgotten, so that the next ask, or the render, tries again.
   const load = () =>
-    loader().then((m) => {
-      loaded = m.default;
-      return m;
-    });
+    (loading ??= loader().then(
+      (m) => {
+        loaded = m.default;
+        return m;
+      },
+      (e: unknown) => {
+        loading = undefined;
+        throw e;
+      },
+    ));
   const Lazy = lazy(() => withTimeout(load(), CHUNK_TIMEOUT_MS));
   const Component = (props: P) => {
     // Chosen once per mount: switching from Lazy to the loaded component later would remount it.
