@@ -15,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { registerEnvelope } from './platform/http/envelope.js';
-import { registerGuard } from './platform/auth/guard.js';
+import { registerJsonParser } from './platform/http/json.js';
+import { registerGuard, type Guard } from './platform/auth/guard.js';
 import { registerHealthRoutes } from './platform/health/routes.js';
 import { modules } from './modules/index.js';
 import type { AppDeps } from './deps.js';
@@ -87,22 +88,19 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   // whatever the caller does next, on any replica, sees it. Reads do not wait, nor do gateways
   // (HTTP ingest answers at its commit; live values are not something the gateway reads back).
   app.addHook('onSend', async (req, _reply, payload) => {
-    if (deps.cluster && req.method !== 'GET' && req.method !== 'HEAD' && !req.url.startsWith('/ingest/')) await deps.cluster.flushed();
+    if (deps.cluster && req.method !== 'GET' && req.method !== 'HEAD' && !req.routeOptions.url?.startsWith('/ingest/')) await deps.cluster.flushed();
     return payload;
   });
-  // A DELETE or PUT whose only input is its query may still say `content-type: application/json`
-  // (many HTTP clients do) with no body: that is no body, not a broken one.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => (body === '' ? done(null, undefined) : json(req, String(body), done)));
-  registerGuard(app, deps.db);
+  registerJsonParser(app);
+  const guard = registerGuard(app, deps.db);
 
   await app.register(swagger, {
     openapi: { info: { title: 'Coldwatch console API', version: '0.1.0' } },
     transform: jsonSchemaTransform,
   });
+  // The API's documentation is for signed-in callers: it maps every route an attacker could try.
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealthRoutes(app, deps);
 
   for (const mod of modules) await app.register(async (instance) => mod(instance.withTypeProvider<ZodTypeProvider>(), deps));
@@ -112,7 +110,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     // envelope's not-found handler hands other GETs to index.html: the web app routes in the browser.
     // The build's .br/.gz siblings (web/precompress.ts) answer clients that accept them; hashed
     // assets never change, so browsers keep them for a year without asking again.
-    await app.register(fastifyStatic, {
+    await guard.registerPublic(fastifyStatic, {
       root: webDist,
       preCompressed: true,
       setHeaders: (res, file) => {
@@ -120,7 +118,15 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
       },
     });
   }
+  app.decorate('guard', guard);
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The access of every registered route (platform/auth/guard.ts). */
+    guard: Guard;
+  }
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

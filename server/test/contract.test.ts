@@ -16,7 +16,9 @@ let doc: any;
 beforeAll(async () => {
   walked = recordRoutes({ skipHead: true });
   t = await setup();
-  doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  // The API's documentation is for signed-in callers (platform/auth/guard.ts).
+  expect((await t.app.inject({ method: 'GET', url: '/openapi.json' })).statusCode).toBe(401);
+  doc = (await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { cookie: await t.login('admin') } })).json();
 });
 afterAll(() => t.close());
 
@@ -142,7 +144,7 @@ describe('security headers', () => {
 describe('compression', () => {
   it('compresses an API answer over 1 KB for a client that accepts it', async () => {
     const cookie = await t.login('admin');
-    const r = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'br, gzip' } });
+    const r = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { cookie, 'accept-encoding': 'br, gzip' } });
     expect(r.headers['content-encoding']).toBe('br');
     const page = await t.app.inject({ method: 'GET', url: '/service/resource/tree', headers: { cookie, 'accept-encoding': 'gzip' } });
     expect(page.headers['content-encoding']).toBe('gzip');

@@ -11,4 +11,12 @@ describe('csv', () => {
     expect(csvCell(-3.5)).toBe('-3.5');
     expect(csvCell('-3.5')).toBe('-3.5');
   });
+  it('defuses every cell beginning with =, +, -, @, tab or carriage return (OWASP), a number-led formula too', () => {
+    expect(csvCell('-2+3+HYPERLINK("http://evil.example/","x")')).toBe(`"'-2+3+HYPERLINK(""http://evil.example/"",""x"")"`);
+    expect(csvCell('+1')).toBe("'+1");
+    expect(csvCell('-1e3')).toBe("'-1e3");
+    expect(csvCell('\tcmd')).toBe("'\tcmd");
+    expect(csvCell('\r=1')).toBe(`"'\r=1"`);
+    expect(csvCell('1-2')).toBe('1-2');
+  });
 });

@@ -4,11 +4,13 @@
  * leading apostrophe (CSV injection).
  */
 const FORMULA = /^[=+\-@\t\r]/;
+/** A plain number written as text ("-20.5"): no spreadsheet runs it, and it should stay a number. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
 export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   let s = String(v);
-  if (typeof v === 'string' && FORMULA.test(s) && !/^-?\d/.test(s)) s = `'${s}`;
+  if (typeof v === 'string' && FORMULA.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -8,11 +8,16 @@ import { healthOf } from '../../platform/health/health.js';
 import { Metrics } from '../../platform/metrics/metrics.js';
 import { serve } from '../../platform/http/route.js';
 
+const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
+
 const NOTICE_STATUS_NAME: Record<number, string> = { 0: 'pending', 1: 'sent', 2: 'failed' };
 
 /**
- * `GET /metrics` for Prometheus. Open unless METRICS_TOKEN is set, then it needs
- * `Authorization: Bearer <token>`; it carries counts only, never customer data.
+ * `GET /metrics` for Prometheus. With METRICS_TOKEN set it needs `Authorization: Bearer <token>`
+ * from anyone; without one it answers only callers on this machine's loopback (a scraper beside
+ * the console), since its counts still tell an outsider how busy and how healthy the console
+ * is. Behind a trusted proxy (TRUST_PROXY) the address is the forwarded client's, so a request
+ * relayed from outside is not taken for a local one.
  */
 export const metricsRoutes: Module = (app, deps) => {
   const metrics = (deps.metrics ??= new Metrics());
@@ -62,15 +67,15 @@ export const metricsRoutes: Module = (app, deps) => {
     ];
   });
 
-  const allowed = (auth: string | undefined) => {
-    if (!config.metricsToken) return true;
+  const allowed = (auth: string | undefined, ip: string) => {
+    if (!config.metricsToken) return isLoopback(ip);
     const want = Buffer.from(`Bearer ${config.metricsToken}`);
     const got = Buffer.from(auth ?? '');
     return got.length === want.length && timingSafeEqual(got, want);
   };
 
   serve(app, metricsApi.scrape, { public: true }, async (req, reply) => {
-    if (!allowed(req.headers.authorization)) return reply.status(401).type('text/plain').send('unauthorized\n');
+    if (!allowed(req.headers.authorization, req.ip)) return reply.status(401).type('text/plain').send('unauthorized\n');
     return reply.type('text/plain; version=0.0.4').send(await metrics.render());
   });
 };

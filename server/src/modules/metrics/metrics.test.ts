@@ -55,3 +55,24 @@ describe('/metrics', () => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong-token!!' } })).statusCode).toBe(401);
   });
 });
+
+describe('/metrics without METRICS_TOKEN', () => {
+  let open: TestCtx;
+  beforeAll(async () => {
+    open = await setup();
+  }, 180_000);
+  afterAll(() => open.close());
+
+  it('answers a scraper on loopback and no one else', async () => {
+    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      const r = await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress });
+      expect(r.statusCode, remoteAddress).toBe(200);
+      expect(r.headers['content-type']).toContain('text/plain');
+    }
+    for (const remoteAddress of ['10.0.0.8', '192.0.2.1', '::ffff:10.0.0.8', '2001:db8::1']) {
+      const r = await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress });
+      expect(r.statusCode, remoteAddress).toBe(401);
+      expect(r.headers['content-type']).toContain('text/plain');
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRequest, RouteOptions } from 'fastify';
 import { resolveSession, revokedReason, SESSION_COOKIE } from './session.js';
 import { AppError, noPermission, sessionExpired } from '../http/errors.js';
 import { Code } from '@coldwatch/contract';
@@ -17,16 +17,51 @@ declare module 'fastify' {
   }
 }
 
+/** One registered route as the guard sees it: what it is and what it asks of a caller. */
+export interface GuardedRoute {
+  method: string;
+  url: string;
+  public: boolean;
+  funcs: string[];
+}
+
+/** A signed-in caller refused for a function it lacks (500102): the audit log records it. */
+export type OnRefused = (req: FastifyRequest, missing: string) => Promise<void>;
+
+export interface Guard {
+  /** Every route of the app with its access, in registration order (the anonymous walk reads it). */
+  routes: GuardedRoute[];
+  /** Registers a plugin every route of which is public (the web app's files). */
+  registerPublic<O extends FastifyPluginOptions>(plugin: FastifyPluginAsync<O> | FastifyPluginCallback<O>, opts: O): Promise<void>;
+}
+
 /**
- * Every `/service/` route needs a session unless it says `config.public`; routes name the
- * function codes they need in `config.funcs`. Secure by default: a new route is guarded
- * without anyone remembering to guard it.
+ * Deny by default, on the route the router matched: every route needs a session unless its
+ * definition says `config.public`; `config.funcs` names the function codes it needs. The
+ * decision reads only what the router resolved (`req.routeOptions`), never the raw request
+ * target, so `%73ervice`, `//service`, `/x/../service` or an absolute-form target reach the
+ * same guard as the plain path. Runs at onRequest, before the body is read: a caller without a
+ * session does not get its body parsed.
+ *
+ * A request that matched no route meets the not-found handler, which answers 404/405 or the web
+ * app's index page and runs no handler of ours.
  */
-export function registerGuard(app: FastifyInstance, db: Db) {
+export function registerGuard(app: FastifyInstance, db: Db, onRefused?: OnRefused): Guard {
+  const routes: GuardedRoute[] = [];
+  let publicPlugins = 0;
+  app.addHook('onRoute', (r: RouteOptions) => {
+    // Fastify hands each route's config object to its requests as they are; a plugin's routes
+    // are marked here while it registers (registerPublic), before any request exists.
+    if (publicPlugins > 0) r.config = { ...(r.config as object), public: true };
+    const config = (r.config ?? {}) as { public?: boolean; funcs?: string[] };
+    for (const method of [r.method].flat()) routes.push({ method, url: r.url, public: !!config.public, funcs: config.funcs ?? [] });
+  });
+
   app.decorateRequest('scope', null as unknown as Scope);
-  app.addHook('preValidation', async (req: FastifyRequest) => {
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    if (req.is404) return;
     const config = req.routeOptions.config ?? {};
-    if (config.public || !req.url.startsWith('/service/')) return;
+    if (config.public) return;
     const token = (req as any).cookies?.[SESSION_COOKIE] as string | undefined;
     const scope = await resolveSession(db, token);
     if (!scope) {
@@ -34,6 +69,22 @@ export function registerGuard(app: FastifyInstance, db: Db) {
       throw sessionExpired();
     }
     req.scope = scope;
-    for (const f of config.funcs ?? []) if (!scope.funcs.has(f)) throw noPermission();
+    const missing = (config.funcs ?? []).find((f) => !scope.funcs.has(f));
+    if (missing) {
+      await onRefused?.(req, missing);
+      throw noPermission();
+    }
   });
+
+  return {
+    routes,
+    async registerPublic(plugin, opts) {
+      publicPlugins++;
+      try {
+        await app.register(plugin as FastifyPluginAsync<FastifyPluginOptions>, opts);
+      } finally {
+        publicPlugins--;
+      }
+    },
+  };
 }

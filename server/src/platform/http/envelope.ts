@@ -38,6 +38,17 @@ export function registerEnvelope(app: FastifyInstance) {
     if (bad) throw new AppError(Code.PARAM_ERROR, 'errors.rule.unprintable', 400, { [bad]: 'errors.rule.unprintable' });
   });
 
+  // Every answer says what it is (X-Content-Type-Options: nosniff makes browsers believe it): a
+  // body sent without a type, by a plugin or a hand-written route, is named here.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (reply.hasHeader('content-type') || payload === null || payload === undefined || payload === '') return payload;
+    if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      const first = String(payload.slice(0, 1));
+      reply.type(first === '{' || first === '[' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8');
+    } else reply.type('application/octet-stream');
+    return payload;
+  });
+
   app.setErrorHandler((err: any, req, reply) => {
     const locale = req.locale ?? DEFAULT_LOCALE;
     if (err instanceof AppError) {
@@ -54,6 +65,9 @@ export function registerEnvelope(app: FastifyInstance) {
       return sendError(reply, 400, Code.PARAM_ERROR, translate('errors.paramError', locale));
     }
     if (err.statusCode === 413) return sendError(reply, 413, Code.PARAM_ERROR, translate('errors.paramError', locale));
+    // A plugin's refusal (the web app's files: a path outside its folder) is a missing page to
+    // the caller, not a fault of the server; spec §8 gives 403 another meaning (login expired).
+    if (err.statusCode === 403 || err.statusCode === 404) return sendError(reply, 404, Code.NOT_FOUND, translate('errors.notFound', locale));
     // A reference to a row that does not exist (a customerId, a gatewayId …) the handler did not check first.
     const missing = foreignKeyField(err);
     if (missing) return sendError(reply, 404, Code.NOT_FOUND, `${translate('errors.notFound', locale)}: ${missing}`, { [missing]: translate('errors.notFound', locale) });
@@ -68,15 +82,33 @@ export function registerEnvelope(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const apiPath = /^\/(service|api|ingest|docs|openapi|healthz|readyz)/.test(req.url);
+    const path = normalisedPath(req.url);
+    const apiPath = API_PATH.test(path);
     if (req.method === 'GET' && !apiPath && typeof (reply as any).sendFile === 'function') return (reply as any).sendFile('index.html');
     const locale = req.locale ?? DEFAULT_LOCALE;
     // Spec §8 405: the path exists, with another method (a PUT to a POST route).
-    const url = req.url.split('?')[0];
-    const other = METHODS.filter((m) => m !== req.method).some((method) => app.hasRoute({ method, url }));
+    const other = path === req.url.split('?')[0] && METHODS.filter((m) => m !== req.method).some((method) => app.hasRoute({ method, url: path }));
     if (other) return sendError(reply, 405, Code.METHOD_NOT_ALLOWED, translate('errors.methodNotAllowed', locale));
     sendError(reply, 404, Code.NOT_FOUND, translate('errors.notFound', locale));
   });
+}
+
+/** Paths of the server, not of the web app: an unknown one is a 404, never the web app's page. */
+const API_PATH = /^\/(service|api|ingest|docs|openapi|healthz|readyz|metrics)(\/|$|\.|;)/i;
+
+/**
+ * The path as a lenient proxy or client would read it: percent-decoded, backslashes and runs of
+ * slashes as one slash, dot segments resolved, absolute form reduced to its path.
+ */
+export function normalisedPath(target: string): string {
+  let p = target.split('?')[0];
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    // A broken escape stays as written.
+  }
+  p = p.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[\\/]+/g, '/');
+  return new URL(p.startsWith('/') ? p : `/${p}`, 'http://x').pathname;
 }
 
 /** What a caller is told to wait while the database is away: about the longest probe interval (platform/db/outage.ts). */
@@ -88,21 +120,22 @@ const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v ==
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNPRINTABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** The path of the first string holding a NUL byte or a lone surrogate, or undefined. */
-function unprintableField(v: unknown, at = ''): string | undefined {
-  if (typeof v === 'string') return UNPRINTABLE.test(v) ? at || 'body' : undefined;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const f = unprintableField(v[i], `${at}[${i}]`);
-      if (f) return f;
-    }
-    return undefined;
-  }
-  if (isPlain(v)) {
-    for (const [k, x] of Object.entries(v)) {
-      if (UNPRINTABLE.test(k)) return at ? `${at}.?` : '?';
-      const f = unprintableField(x, at ? `${at}.${k}` : k);
-      if (f) return f;
+/**
+ * The path of the first string holding a NUL byte or a lone surrogate, or undefined. Walked with
+ * a stack of its own, not by recursion: the input is the caller's.
+ */
+function unprintableField(root: unknown): string | undefined {
+  const stack: { v: unknown; at: string }[] = [{ v: root, at: '' }];
+  while (stack.length) {
+    const { v, at } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNPRINTABLE.test(v)) return at || 'body';
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], at: `${at}[${i}]` });
+    } else if (isPlain(v)) {
+      const entries = Object.entries(v);
+      for (const [k] of entries) if (UNPRINTABLE.test(k)) return at ? `${at}.?` : '?';
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ v: entries[i][1], at: at ? `${at}.${entries[i][0]}` : entries[i][0] });
     }
   }
   return undefined;
@@ -118,7 +151,8 @@ function foreignKeyField(err: any): string | undefined {
 
 function sendError(reply: FastifyReply, status: number, code: number, msg: string, details?: Record<string, string>) {
   // A failure is not the route's answer: it skips the route's response schema.
-  reply.serializer(JSON.stringify);
+  reply.serializer(JSON.stringify).type('application/json; charset=utf-8');
+  
   return reply.status(status).send({ state: { code, msg }, result: details ? { errors: details } : null });
 }
 
