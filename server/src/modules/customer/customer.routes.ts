@@ -6,7 +6,7 @@ import { AppError, noPermission, notFound } from '../../platform/http/errors.js'
 import { said, serve } from '../../platform/http/route.js';
 import { fieldErrors } from '../../platform/http/envelope.js';
 import { CAPTCHA_COOKIE, checkCaptcha } from '../../platform/auth/captcha.js';
-import { signInLimit } from '../../platform/auth/login.js';
+import { signInLimits } from '../../platform/auth/login.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
 import { SESSION_COOKIE, dropSession } from '../../platform/auth/session.js';
 import * as repo from './customer.repository.js';
@@ -111,7 +111,10 @@ export const customerRoutes: Module = (app, { db, config, bus }) => {
 
   // ---- registration of a new company (public) -------------------------------------------------
 
-  serve(app, customerApi.register, { public: true, rateLimit: signInLimit(config), ...ruled }, async (req) => {
+  const limits = signInLimits(app, config);
+  serve(app, customerApi.register, { public: true, ...ruled }, async (req) => {
+    // The same per-address bucket as every other sign-in call (platform/auth/login.ts).
+    await limits.signIn(req);
     checked(req);
     const b = req.body;
     if (config.loginCaptcha) {

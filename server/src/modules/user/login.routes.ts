@@ -6,12 +6,12 @@ import { said, serve } from '../../platform/http/route.js';
 import { verifyPassword } from '../../platform/auth/password.js';
 import { CAPTCHA_COOKIE, checkCaptcha, createCaptcha } from '../../platform/auth/captcha.js';
 import { dropSession, SESSION_COOKIE } from '../../platform/auth/session.js';
-import { clearFailures, cookieOpts, countFailure, logRefusedLogin, openSession, refuseCancelled, refuseLocked, signInLimit } from '../../platform/auth/login.js';
+import { clearFailures, clientAddress, cookieOpts, countFailure, failureState, lockedOut, logRefusedLogin, openSession, refuseCancelled, signInLimits } from '../../platform/auth/login.js';
 import * as repo from './user.repository.js';
 
 /** Captcha, login and logout (spec §2 login page, §8 500101/500105/5001xx). */
 export const loginRoutes: Module = (app, { db, config }) => {
-  const limited = { public: true, rateLimit: signInLimit(config) };
+  const limits = signInLimits(app, config);
   /** A request the browser says comes from the console's own pages (Sec-Fetch-Site, else Origin/Referer against Host). */
   const sameOrigin = (req: FastifyRequest) => {
     const site = req.headers['sec-fetch-site'];
@@ -24,9 +24,10 @@ export const loginRoutes: Module = (app, { db, config }) => {
       return false;
     }
   };
-  serve(app, authApi.captcha, limited, async (_req, reply) => {
+  serve(app, authApi.captcha, { public: true }, async (req, reply) => {
+    await limits.signIn(req);
     const c = await createCaptcha(db);
-    reply.setCookie(CAPTCHA_COOKIE, c.id, { ...cookieOpts(_req), maxAge: 300 });
+    reply.setCookie(CAPTCHA_COOKIE, c.id, { ...cookieOpts(req), maxAge: 300 });
     reply.header('cache-control', 'no-store').type('image/svg+xml');
     return c.svg;
   });
@@ -34,21 +35,31 @@ export const loginRoutes: Module = (app, { db, config }) => {
   serve(app, authApi.options, { public: true }, async () => ({ captcha: config.loginCaptcha }));
 
   for (const def of [authApi.login, authApi.homeLogin]) {
-    serve(app, def, limited, async (req, reply) => {
+    serve(app, def, { public: true }, async (req, reply) => {
+      await limits.signIn(req);
       const body = req.body;
-      if (config.loginCaptcha) {
+      const address = clientAddress(req.ip);
+      const captcha = async () => {
         if (!body.code) throw new AppError(Code.LOGIN_FAILED, 'errors.login.emptyCode');
         if (!(await checkCaptcha(db, req.cookies[CAPTCHA_COOKIE], body.code))) throw new AppError(Code.LOGIN_FAILED, 'errors.login.captchaError');
-      }
+      };
+      if (config.loginCaptcha) await captcha();
       const user = await repo.findByAccount(db, body.account);
       if (!user) throw new AppError(Code.ACCOUNT_NOT_FOUND, 'errors.login.accountNotFound');
-      await refuseLocked(db, user.id);
+      const state = await failureState(db, user.id, address);
+      if (state.lockedFor > 0) throw lockedOut(state.lockedFor);
+      // Under attack from many addresses the account asks every caller for a picture code, even
+      // with LOGIN_CAPTCHA off; the details name the field, so a form without it can show it.
+      if (state.captcha && !config.loginCaptcha) {
+        if (!body.code) throw new AppError(Code.LOGIN_FAILED, 'errors.signIn.captchaRequired', 200, { code: 'errors.signIn.captchaRequired' });
+        await captcha();
+      }
       if (!(await verifyPassword(user.password_hash, body.password))) {
-        await countFailure(db, user.id);
-        await logRefusedLogin(db, body.account, `login failed: ${body.account}`, 'password');
+        await countFailure(db, user, address);
+        await logRefusedLogin(db, body.account, `login failed: ${body.account}`, 'password', address);
         throw new AppError(Code.PASSWORD_ERROR, 'errors.login.passwordError');
       }
-      await clearFailures(db, user.id);
+      await clearFailures(db, user.id, address);
       refuseCancelled(user);
       // Spec §8 500105: this browser already holds a live session of the same account; it is kept.
       const locale = await openSession(db, req, reply, user, { via: 'password', refuseSame: true });

@@ -1,7 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Code, toLocale } from '@coldwatch/contract';
 import type { Db } from '../db/client.js';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { crossTenant, system } from '../db/kysely.js';
 import { writeLog } from '../audit/audit.js';
 import { AppError } from '../http/errors.js';
@@ -57,44 +57,120 @@ export async function openSession(db: Db, req: FastifyRequest, reply: FastifyRep
   return toLocale(user.locale) ?? req.locale;
 }
 
-/** The per-address limit of a sign-in route: `times` the configured calls per minute. */
-export const signInLimit = (config: { loginRateLimit: number }, times = 1) => ({ max: config.loginRateLimit * times, timeWindow: 60_000 });
+/*
+ * Sign-in under attack. Three layers, none of which can keep the rightful user out for good:
+ * - one bucket per client address across every sign-in route (LOGIN_RATE_LIMIT calls a
+ *   minute: login on both paths, registration, picture codes, QR codes), so that spreading
+ *   guesses over routes gains nothing; the QR status poll, asked once a second by a waiting
+ *   browser, has its own bucket of QR_POLL_TIMES as many;
+ * - wrong passwords counted per (account, address): five in a row lock that address out of
+ *   that account for 30 s, doubling up to 15 min. Another address, the rightful user's, is not
+ *   affected, so failures from elsewhere cannot lock anyone out;
+ * - guesses against one account from many addresses: once the account has had
+ *   ACCOUNT_CAPTCHA_AFTER wrong passwords within the last hour, from anywhere, every login of it
+ *   needs a correct picture code, LOGIN_CAPTCHA=off or not. A guess then costs a code solved by
+ *   a person, tried once; the rightful user passes with one.
+ * Every address is the client's as the limits see it: IPv4, or an IPv6 address's /64 (one
+ * subscriber's network: counting single IPv6 addresses would hand an attacker 2^64 of them).
+ */
 
-/** Consecutive wrong passwords an account may have before it is locked. */
+/** The address the sign-in limits count: IPv4 (also when mapped into IPv6), or the /64 network of an IPv6 address. */
+export function clientAddress(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (!ip.includes(':')) return ip;
+  const [head, tail] = ip.split('%')[0].split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const h = groups(head);
+  const t = groups(tail);
+  const all = tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/** The QR status poll's allowance, in multiples of LOGIN_RATE_LIMIT: a waiting browser asks once a second. */
+export const QR_POLL_TIMES = 6;
+const WINDOW_MS = 60_000;
+
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+/** Per app (its config): every module's sign-in routes draw on the same buckets. */
+const buckets = new WeakMap<object, { signIn: Limiter; qrPoll: Limiter }>();
+
+/**
+ * The per-address buckets of the sign-in routes: `signIn(req)` for every sign-in call,
+ * `qrPoll(req)` for the QR status poll; each answers 429 with Retry-After when the address
+ * has used its minute's calls. Called first in the handlers (the route options' rateLimit
+ * would give every route a bucket of its own).
+ */
+export function signInLimits(app: FastifyInstance, config: { loginRateLimit: number }) {
+  let b = buckets.get(config);
+  if (!b) {
+    const keyGenerator = (req: FastifyRequest) => clientAddress(req.ip);
+    b = {
+      signIn: app.createRateLimit({ max: config.loginRateLimit, timeWindow: WINDOW_MS, keyGenerator }),
+      qrPoll: app.createRateLimit({ max: config.loginRateLimit * QR_POLL_TIMES, timeWindow: WINDOW_MS, keyGenerator }),
+    };
+    buckets.set(config, b);
+  }
+  const take = async (limit: Limiter, req: FastifyRequest) => {
+    const r = await limit(req);
+    if (!r.isAllowed && r.isExceeded) throw new AppError(Code.FAILED, 'errors.tooMany', 429, undefined, { seconds: Math.max(1, r.ttlInSeconds) });
+  };
+  const { signIn, qrPoll } = b;
+  return { signIn: (req: FastifyRequest) => take(signIn, req), qrPoll: (req: FastifyRequest) => take(qrPoll, req) };
+}
+
+/** Consecutive wrong passwords from one address an account allows before that address is locked out of it. */
 export const FREE_FAILURES = 5;
 /** The lock after the n-th wrong password beyond FREE_FAILURES: 30 s, doubling, at most 15 min. */
 export const lockSeconds = (failures: number) => Math.min(900, 30 * 2 ** Math.max(0, failures - FREE_FAILURES - 1));
+/** Wrong passwords on one account within the last hour, from all addresses, after which its logins need a picture code. */
+export const ACCOUNT_CAPTCHA_AFTER = 10;
 
-const accounts = (db: Db) => crossTenant(db, 'the login lockout is kept on the account before any session exists');
+const failures = (db: Db) => crossTenant(db, 'wrong passwords are counted before any session exists');
 
-/** A locked account is refused whatever the password (so guessing gains nothing while it lasts). */
-export async function refuseLocked(db: Db, userId: number) {
-  const row = await accounts(db)
-    .selectFrom('app_user')
-    .select(sql<number>`ceil(extract(epoch from locked_until - now()))::int`.as('left'))
-    .where('id', '=', userId)
-    .where('locked_until', '>', sql<Date>`now()`)
+/** How an account stands for a login from `address`: seconds this address is still locked out of it, and whether a picture code is required. */
+export async function failureState(db: Db, userId: number, address: string): Promise<{ lockedFor: number; captcha: boolean }> {
+  const row = await failures(db)
+    .selectFrom('login_failure')
+    .select([
+      sql<number | null>`max(ceil(extract(epoch from locked_until - now()))) FILTER (WHERE address = ${address} AND locked_until > now())`.as('left'),
+      sql<number>`coalesce(sum(failures) FILTER (WHERE last_failed_at > now() - interval '1 hour'), 0)`.as('recent'),
+    ])
+    .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (row) throw new AppError(Code.LOGIN_FAILED, 'errors.login.locked', 429, undefined, { seconds: row.left });
+  return { lockedFor: Number(row?.left ?? 0), captcha: Number(row?.recent ?? 0) >= ACCOUNT_CAPTCHA_AFTER };
 }
 
-/** A wrong password: counted; from the sixth in a row the account is locked for a growing time. */
-export async function countFailure(db: Db, userId: number) {
-  await accounts(db)
-    .updateTable('app_user')
-    .set((eb) => ({
-      failed_logins: eb('failed_logins', '+', 1),
-      locked_until: sql<Date | null>`CASE WHEN failed_logins + 1 > ${FREE_FAILURES}
-        THEN now() + least(900, 30 * power(2, greatest(0, failed_logins + 1 - ${FREE_FAILURES} - 1))) * interval '1 second' ELSE locked_until END`,
-    }))
-    .where('id', '=', userId)
+/** A locked address is refused whatever the password (so guessing from it gains nothing while it lasts). */
+export const lockedOut = (seconds: number) => new AppError(Code.LOGIN_FAILED, 'errors.signIn.locked', 429, undefined, { seconds });
+
+/** A wrong password from `address`: counted; from the sixth in a row that address is locked out of the account for a growing time. */
+export async function countFailure(db: Db, user: { id: number; customer_id: number }, address: string) {
+  const f = failures(db);
+  // Rows of addresses quiet for a day are forgotten here (no job needed): their locks are long over.
+  await f.deleteFrom('login_failure').where('last_failed_at', '<', sql<Date>`now() - interval '1 day'`).execute();
+  const lock = (n: RawBuilder<number>) =>
+    sql<Date | null>`CASE WHEN ${n} > ${FREE_FAILURES} THEN now() + least(900, 30 * power(2, greatest(0, ${n} - ${FREE_FAILURES} - 1))) * interval '1 second' END`;
+  await f
+    .insertInto('login_failure')
+    .values({ user_id: user.id, customer_id: user.customer_id, address, failures: 1, locked_until: lock(sql<number>`1`) })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'address']).doUpdateSet({
+        failures: sql`login_failure.failures + 1`,
+        locked_until: lock(sql<number>`login_failure.failures + 1`),
+        last_failed_at: sql`now()`,
+      }),
+    )
     .execute();
 }
 
-/** A successful login clears the count. */
-export const clearFailures = (db: Db, userId: number) =>
-  accounts(db).updateTable('app_user').set({ failed_logins: 0, locked_until: null }).where('id', '=', userId).where('failed_logins', '>', 0).execute();
+/** A successful login from `address` clears that address's count (the other addresses' stay: they are not the user's). */
+export const clearFailures = (db: Db, userId: number, address: string) =>
+  failures(db).deleteFrom('login_failure').where('user_id', '=', userId).where('address', '=', address).execute();
 
 /** A refused login leaves its result-0 row (no session yet, so no customer on it). */
-export const logRefusedLogin = (db: Db, account: string, content: string, via: string) =>
-  writeLog(db, undefined, { module: 'user', method: 'login', content, params: { account, via } }, 0);
+export const logRefusedLogin = (db: Db, account: string, content: string, via: string, address?: string) =>
+  writeLog(db, undefined, { module: 'user', method: 'login', content, params: { account, via, ...(address ? { address } : {}) } }, 0);

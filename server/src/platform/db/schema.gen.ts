@@ -46,8 +46,6 @@ export interface AppUserTable {
   avatar: string | null;
   signature: string | null;
   cancelled_by_customer: Generated<boolean>;
-  failed_logins: Generated<number>;
-  locked_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface BaseTable {
@@ -298,6 +296,15 @@ export interface JobScheduleTable {
   last_ms: number | null;
 }
 
+export interface LoginFailureTable {
+  user_id: number;
+  customer_id: number;
+  address: string;
+  failures: number;
+  locked_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_failed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface LoginQrTable {
   key: string;
   status: Generated<string>;
@@ -305,6 +312,7 @@ export interface LoginQrTable {
   expires_at: ColumnType<Date, Date | string, Date | string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   customer_id: number | null;
+  secret_hash: string | null;
 }
 
 export interface MenuResourceTable {
@@ -643,6 +651,7 @@ export interface DB {
   ingest_reject: IngestRejectTable;
   job: JobTable;
   job_schedule: JobScheduleTable;
+  login_failure: LoginFailureTable;
   login_qr: LoginQrTable;
   menu_resource: MenuResourceTable;
   notice_log: NoticeLogTable;
@@ -692,6 +701,7 @@ export const TENANT_COLUMN = {
   gateway_event: 'customer_id',
   gateway_heartbeat: 'customer_id',
   ingest_reject: 'customer_id',
+  login_failure: 'customer_id',
   login_qr: 'customer_id',
   notice_log: 'customer_id',
   probe_range: 'customer_id',

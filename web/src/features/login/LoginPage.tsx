@@ -17,6 +17,7 @@ import { LanguageToggle } from '../../app/shell/LanguageToggle';
 import { LogoMark } from '../../ui/Logo';
 import { LoginHero } from './LoginHero';
 import { QrLoginPanel } from './QrLoginPanel';
+import { asksForCode } from './askCode';
 import './login.css';
 
 /** What /register hands to /login after a successful registration. */
@@ -72,8 +73,10 @@ export default function LoginPage() {
   const registered = (useLocation().state as { registered?: RegisteredState } | null)?.registered;
 
   const options = useCall(authRefs.options, undefined, { staleTime: Infinity });
+  // Set when a login answer asked for the code although the options did not (an account under attack).
+  const [codeAsked, setCodeAsked] = useState(false);
   // When the options cannot be read, offer the field: the server decides.
-  const needCode = options.data ? options.data.captcha : options.isError;
+  const needCode = codeAsked || (options.data ? options.data.captcha : options.isError);
 
   const refreshCaptcha = () => {
     setCaptchaAt(Date.now());
@@ -104,7 +107,8 @@ export default function LoginPage() {
       }
       // Offline / timeout are toasted by the shell; everything else is shown here.
       if (!(e instanceof ApiError) || reactionFor(e, t).kind === 'none') setFailure(errorMessage(e, t));
-      if (needCode) refreshCaptcha();
+      if (asksForCode(e)) setCodeAsked(true);
+      if (needCode || asksForCode(e)) refreshCaptcha();
       return true;
     },
   });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
 import { QrCodeBox } from './QrCodeBox';
-import { qrStatus, useLoginQr } from './qr';
+import { qrGone, qrStatus, useLoginQr } from './qr';
 import './qr.css';
 
 /** Spec §4: the login page polls the code's status every second. */
@@ -41,8 +41,9 @@ export function QrLoginPanel({ onLoggedIn }: { onLoggedIn: (user?: { locale?: st
           done.current = true;
           onLoggedIn(s.user ?? undefined);
         }
-      } catch {
-        /* the next tick asks again; the code's own expiry ends the polling */
+      } catch (e) {
+        // Anything else passes: the next tick asks again, and the code's own expiry ends the polling.
+        if (qrGone(e)) setExpired(true);
       } finally {
         busy = false;
       }
