@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import svgCaptcha from 'svg-captcha';
 import { system } from '../db/kysely.js';
 import type { Db } from '../db/client.js';
+import { captchaPng, cryptoRandom, pickCode, PICTURE_H, PICTURE_W, type Random } from './captcha/picture.js';
 
 const TTL_MS = 5 * 60_000;
 const KEY_SETTING = 'captcha.key';
@@ -50,10 +50,18 @@ export async function signCaptcha(db: Db, text: string, now = Date.now()): Promi
   return `${head}.${mac(key, head)}.${mac(key, `${head}|${normal(text)}`)}`;
 }
 
-/** A new picture and the cookie value that names it; nothing is stored. */
-export async function createCaptcha(db: Db): Promise<{ id: string; svg: string }> {
-  const c = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', color: true, background: '#f4f7fb' });
-  return { id: await signCaptcha(db, c.text), svg: c.data };
+/**
+ * A new picture and the cookie value that names it; nothing is stored. The picture is a PNG
+ * (captcha/picture.ts says why a raster); `svg` wraps it as a data: URL in an SVG of the same
+ * size, so the route and the page that show it keep their image/svg+xml. `random` is for tests.
+ */
+export async function createCaptcha(db: Db, random: Random = cryptoRandom()): Promise<{ id: string; svg: string; png: Buffer }> {
+  const text = pickCode(random);
+  const png = captchaPng(text, { random });
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${PICTURE_W}" height="${PICTURE_H}" viewBox="0 0 ${PICTURE_W} ${PICTURE_H}">` +
+    `<image width="${PICTURE_W}" height="${PICTURE_H}" href="data:image/png;base64,${png.toString('base64')}"/></svg>`;
+  return { id: await signCaptcha(db, text), svg, png };
 }
 
 /** One try per code: a genuine, unexpired code is spent whether the answer is right or wrong. */
