@@ -3,6 +3,7 @@ import { setup, type TestCtx } from '../../test/helper.js';
 import { seedRecords, type Records } from '../modules/dm/records.fixture.js';
 import { Partitions } from '../ingest/partitions.js';
 import { enforceRetention } from './retention.js';
+import { verifyLog } from '../platform/audit/chain.js';
 
 /*
  * Retention by the server settings: old months of readings go by dropping their partitions,
@@ -52,6 +53,9 @@ describe('retention job', () => {
     expect(left).toEqual([Date.UTC(2026, 8, 28), Date.UTC(2026, 10, 1)]);
     expect(await count('reading_5m WHERE sensor_id = $1 AND bucket = ANY($2::timestamptz[])', [a.sensorId, times.map((x) => new Date(x))])).toBe(2);
     expect((await t.db.query<{ method: string }>(`SELECT method FROM sys_log WHERE module = 'm'`)).map((r) => r.method)).toEqual(['new']);
+    // The system log went by moving its chain's start: what is left still verifies.
+    expect(await count(`sys_log_anchor WHERE chain = 0 AND removed = 1`)).toBe(1);
+    expect((await verifyLog(t.db)).findings).toEqual([]);
     expect(await count(`stored_file WHERE kind = 'export'`)).toBe(1);
     expect(await count(`job WHERE name = 'x'`)).toBe(1);
   });

@@ -13,6 +13,8 @@ export const sysLogRow = z.object({
   params: z.unknown(),
   /** 1 success, 0 failed. */
   result: z.number().int(),
+  /** The client address of the request that wrote the row (behind a trusted proxy, the forwarded one); null before it was recorded. */
+  ip: z.string().nullable(),
   customerId: z.number().int().nullable(),
   customerName: z.string().nullable(),
 });

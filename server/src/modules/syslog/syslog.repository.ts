@@ -22,7 +22,7 @@ export function page(q: Queryable, scope: Scope, f: SysLogFilter) {
   const query = k
     .selectFrom('sys_log as l')
     .leftJoin('customer as cu', 'cu.id', 'l.customer_id')
-    .select([msOf('l.created_at').as('time'), 'l.id', 'l.module', 'l.operator', 'l.method', 'l.content', 'l.params', 'l.result', 'l.customer_id as customerId', 'cu.name as customerName'])
+    .select([msOf('l.created_at').as('time'), 'l.id', 'l.module', 'l.operator', 'l.method', 'l.content', 'l.params', 'l.result', 'l.ip', 'l.customer_id as customerId', 'cu.name as customerName'])
     .where((eb) => {
       const and: Expression<SqlBool>[] = [];
       if (f.customerId) and.push(eb('l.customer_id', '=', f.customerId));
@@ -53,7 +53,7 @@ export function ofRecord(q: Queryable, scope: Scope, module: string, id: number,
   const query = k
     .selectFrom('sys_log as l')
     .leftJoin('customer as cu', 'cu.id', 'l.customer_id')
-    .select([msOf('l.created_at').as('time'), 'l.id', 'l.module', 'l.operator', 'l.method', 'l.content', 'l.params', 'l.result', 'l.customer_id as customerId', 'cu.name as customerName'])
+    .select([msOf('l.created_at').as('time'), 'l.id', 'l.module', 'l.operator', 'l.method', 'l.content', 'l.params', 'l.result', 'l.ip', 'l.customer_id as customerId', 'cu.name as customerName'])
     .where('l.module', '=', module)
     .where('l.result', '=', 1)
     .where(sql<boolean>`(l.params->>'id' = ${String(id)} OR l.params->'ids' @> ${JSON.stringify([id])}::jsonb)`);

@@ -45,7 +45,7 @@ describe('system log', () => {
     expect(r.rows.map((x: any) => x.content)).toEqual(['change 9 Fridge9', 'change 8 Fridge8', 'change 7 Fridge7', 'change 6 Fridge6']);
     expect(r.rows[0]).toEqual({
       id: expect.any(Number), time: T0 + 9 * H, module: 'sensor', operator: 'alpha', method: 'del', content: 'change 9 Fridge9',
-      params: { n: 9 }, result: 1, customerId: t.tenants.a.customerId, customerName: 'Alpha Hospital',
+      params: { n: 9 }, result: 1, ip: null, customerId: t.tenants.a.customerId, customerName: 'Alpha Hospital',
     });
     const next = (await page(alpha, { iDisplayStart: 8, iDisplayLength: 4 })).result;
     expect(next.rows.map((x: any) => x.content)).toEqual(['change 1 Fridge1', 'change 0 Fridge0']);

@@ -9,7 +9,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import { endUserSessions, SESSION_COOKIE } from '../../platform/auth/session.js';
 import { canSee } from '../../platform/auth/scope.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
-import { mutate } from '../../platform/audit/audit.js';
+import { mutate, refusedLogged } from '../../platform/audit/audit.js';
 import { menuFor } from '../resource/menu.service.js';
 import * as repo from './user.repository.js';
 import * as svc from './user.service.js';
@@ -107,7 +107,10 @@ export const mineRoutes: Module = async (app, { db }) => {
   };
 
   serve(app, mineApi.saveSignature, {}, async (req) => {
-    const owner = await signatureOwner(req, req.query.userId, true);
+    // A signature signs reports: an attempt on someone else's is worth a trace even when refused.
+    const target = req.query.userId ?? req.scope.userId;
+    const attempt = { module: 'mine', method: 'signature', content: `save signature of user #${target}`, params: { userId: target } };
+    const owner = await refusedLogged(db, req, attempt, () => signatureOwner(req, req.query.userId, true));
     const entry = { module: 'mine', method: 'signature', content: `save signature of ${owner.account}`, params: { userId: owner.id } };
     const img = await readLogged(req, SIGNATURE_MAX_BYTES, entry);
     return mutate(db, req, { ...entry, params: { ...entry.params, size: img.data.length } }, (q) => repo.saveFile(q, owner, 'signature', img.mime, img.data));

@@ -19,6 +19,13 @@ function redact(params: unknown): unknown {
   return out;
 }
 
+/** The client's address as Fastify resolved it (behind TRUST_PROXY, the forwarded one), cut to the column. */
+const addressOf = (req: FastifyRequest | undefined) => req?.ip?.slice(0, 64) || null;
+
+/**
+ * One system-log row. The database chains it to its customer's previous row as it is inserted
+ * (migration 0030): there is nothing to do here for tamper evidence, and nothing to forget.
+ */
 export async function writeLog(q: Queryable, req: FastifyRequest | undefined, e: AuditEntry, result: 0 | 1) {
   const s = req?.scope;
   // A refused login has no session and so no customer: the row is the platform's.
@@ -28,6 +35,7 @@ export async function writeLog(q: Queryable, req: FastifyRequest | undefined, e:
       customer_id: s?.customerId ?? null,
       user_id: s?.userId ?? null,
       operator: s?.account ?? '',
+      ip: addressOf(req),
       module: e.module,
       method: e.method,
       content: e.content.slice(0, 250),
@@ -37,11 +45,6 @@ export async function writeLog(q: Queryable, req: FastifyRequest | undefined, e:
     .execute();
 }
 
-/**
- * A mutation: runs fn in one transaction together with its system-log row (spec §3 system
- * log: time, module, operator, method, content, parameters, result). A failure rolls the
- * change back and is logged with result 0 before the error goes on to the caller.
- */
 /** An add's log names the record it made (its id), so the record's operate record finds it later. */
 function withCreatedId(e: AuditEntry, r: unknown): AuditEntry {
   const id = (r as { id?: unknown } | null)?.id;
@@ -50,6 +53,13 @@ function withCreatedId(e: AuditEntry, r: unknown): AuditEntry {
   return { ...e, params: { ...p, id } };
 }
 
+/**
+ * A mutation: runs fn in one transaction together with its system-log row (spec §3 system
+ * log: time, module, operator, method, content, parameters, result). A failure rolls the
+ * change back and is logged with result 0 before the error goes on to the caller. The row is
+ * the transaction's last statement: inserting it holds its customer's log chain (migration
+ * 0030) until the commit, and nothing should wait behind that longer than need be.
+ */
 export async function mutate<T>(db: Db, req: FastifyRequest, e: AuditEntry, fn: (q: Queryable) => Promise<T>): Promise<T> {
   try {
     return await db.tx(async (q) => {
@@ -61,4 +71,44 @@ export async function mutate<T>(db: Db, req: FastifyRequest, e: AuditEntry, fn: 
     await writeLog(db, req, e, 0).catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * A check before a change (who may do it), outside any transaction: what it refuses leaves its
+ * result-0 row, then goes on to the caller.
+ */
+export async function refusedLogged<T>(db: Db, req: FastifyRequest, e: AuditEntry, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    await writeLog(db, req, e, 0).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** `/service/<module>/…` → module: the contract's tag of the route, else the path's first segment. */
+function moduleOf(req: FastifyRequest, path: string): string {
+  const tag = (req.routeOptions.schema as { tags?: unknown[] } | undefined)?.tags?.[0];
+  if (typeof tag === 'string' && tag) return tag.slice(0, 40);
+  return (path.split('/').filter(Boolean)[1] ?? path).slice(0, 40);
+}
+
+/**
+ * A signed-in caller refused a call for a function code it lacks (500102), logged with result 0:
+ * its identity (req.scope, set by the guard), the module from the route, the route's last
+ * named segment as the method, the path without its query (which may carry personal data), and
+ * why. Written on its own, never inside the refused call's work; it never throws, since the
+ * refusal is answered whether or not its row could be written.
+ */
+export async function logRefusal(db: Db, req: FastifyRequest, reason: string): Promise<void> {
+  const route = req.routeOptions.url ?? '';
+  const path = req.url.split('?')[0];
+  const method = route.split('/').filter((x) => x && !x.startsWith(':') && !x.startsWith('*')).pop() ?? req.method.toLowerCase();
+  const entry: AuditEntry = {
+    module: moduleOf(req, route || path),
+    method: method.slice(0, 60),
+    content: `refused ${req.method} ${path}: ${reason}`,
+    params: { httpMethod: req.method, url: path, reason },
+  };
+  await writeLog(db, req, entry, 0).catch((err) => req.log?.warn({ err }, 'the system-log row of a refused call was not written'));
 }

@@ -600,6 +600,30 @@ export interface SysLogTable {
   params: Json | null;
   result: number;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  ip: string | null;
+  seq: number | null;
+  prev_hash: Buffer | null;
+  hash: Buffer | null;
+}
+
+export interface SysLogAnchorTable {
+  id: Generated<number>;
+  chain: number;
+  from_seq: number;
+  first_seq: number;
+  prev_hash: Buffer;
+  removed: number;
+  last_removed_id: number | null;
+  last_removed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  cutoff: ColumnType<Date, Date | string, Date | string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SysLogChainTable {
+  chain: number;
+  last_seq: number;
+  last_id: number | null;
+  last_hash: Buffer;
 }
 
 export interface TypeSettingTable {
@@ -677,6 +701,8 @@ export interface DB {
   shortcut: ShortcutTable;
   stored_file: StoredFileTable;
   sys_log: SysLogTable;
+  sys_log_anchor: SysLogAnchorTable;
+  sys_log_chain: SysLogChainTable;
   type_setting: TypeSettingTable;
   user_role: UserRoleTable;
   user_scene: UserSceneTable;

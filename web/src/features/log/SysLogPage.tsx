@@ -58,6 +58,7 @@ export default function SysLogPage() {
       ...(manyCustomers ? [{ title: t('customer'), dataIndex: 'customerName', width: 160, ellipsis: true }] : []),
       { title: t('module'), dataIndex: 'module', width: 120, render: (m: string) => moduleName(m) },
       { title: t('operator'), dataIndex: 'operator', width: 120, render: (v: string | null) => v || '—' },
+      { title: t('ip'), dataIndex: 'ip', width: 140, render: (v: string | null) => v || '—' },
       { title: t('method'), dataIndex: 'method', width: 140, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
       { title: t('content'), dataIndex: 'content', ellipsis: true, render: (_: string, r: SysLogRow) => logContent(t, r) },
       {
@@ -112,7 +113,7 @@ export default function SysLogPage() {
         size="middle"
         rowKey="id"
         columns={columns}
-        scroll={{ x: 1000 }}
+        scroll={{ x: 1140 }}
       />
     </PageCard>
   );
