@@ -19,6 +19,18 @@ const env = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** Seconds without a message from any gateway, while gateways had been reporting, before ingest is called deaf; 0 = never. */
   INGEST_SILENCE_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** Seconds a new MQTT connection has to finish CONNECT on the embedded broker (docs/ingest.md "Limits that keep ingest running"). */
+  MQTT_CONNECT_TIMEOUT_S: z.coerce.number().int().min(1).max(60).default(5),
+  /** Connections from one address (IPv6: one /64) that may be in CONNECT at once on the embedded broker; more wait, unread. */
+  MQTT_CONNECTING_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(64),
+  /** Per gateway: messages per second and the burst above it; 0 = no limit. MQTT's PUBACK waits, HTTP answers 429. */
+  INGEST_GATEWAY_MESSAGES_PER_S: z.coerce.number().min(0).max(1_000_000).default(200),
+  INGEST_GATEWAY_MESSAGE_BURST: z.coerce.number().int().min(1).max(10_000_000).default(2_000),
+  /** Per gateway: readings per second and the burst above it; 0 = no limit. */
+  INGEST_GATEWAY_READINGS_PER_S: z.coerce.number().min(0).max(10_000_000).default(5_000),
+  INGEST_GATEWAY_READING_BURST: z.coerce.number().int().min(1).max(100_000_000).default(50_000),
+  /** Readings one HTTP ingest call may carry (413 above it). */
+  INGEST_HTTP_MAX_READINGS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   SMTP_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().default('Coldwatch <alarm@coldwatch.local>'),
   LOGIN_CAPTCHA: z.enum(['on', 'off']).default('on'),
@@ -35,6 +47,16 @@ const env = z.object({
   PUBLIC_URL: z.string().url().optional(),
 });
 
+/** What one gateway may send (ingest/pacer.ts): a rate of 0 turns that bucket off. */
+export interface IngestLimits {
+  messagesPerS: number;
+  messageBurst: number;
+  readingsPerS: number;
+  readingBurst: number;
+  /** Readings one HTTP ingest call may carry. */
+  httpMaxReadings: number;
+}
+
 export interface Config {
   /** HTTP port, and whether the user chose it (a chosen port that is taken is an error). */
   port: number;
@@ -48,6 +70,11 @@ export interface Config {
   /** REPLICA_ID when set; main.ts defaults it from the host name and the HTTP port. */
   replicaId?: string;
   ingestSilenceS: number;
+  /** The embedded broker's guard before login (ingest/connect-gate.ts). */
+  mqttConnectTimeoutS: number;
+  mqttConnectingPerAddress: number;
+  /** Per-gateway rate limits of ingest (ingest/pacer.ts) and the HTTP batch cap. */
+  ingestLimits: IngestLimits;
   smtpUrl?: string;
   mailFrom: string;
   loginCaptcha: boolean;
@@ -86,6 +113,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mqttSubscription: e.MQTT_SUBSCRIPTION,
     replicaId: e.REPLICA_ID,
     ingestSilenceS: e.INGEST_SILENCE_S,
+    mqttConnectTimeoutS: e.MQTT_CONNECT_TIMEOUT_S,
+    mqttConnectingPerAddress: e.MQTT_CONNECTING_PER_ADDRESS,
+    ingestLimits: {
+      messagesPerS: e.INGEST_GATEWAY_MESSAGES_PER_S,
+      messageBurst: e.INGEST_GATEWAY_MESSAGE_BURST,
+      readingsPerS: e.INGEST_GATEWAY_READINGS_PER_S,
+      readingBurst: e.INGEST_GATEWAY_READING_BURST,
+      httpMaxReadings: e.INGEST_HTTP_MAX_READINGS,
+    },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     loginCaptcha: e.LOGIN_CAPTCHA === 'on',

@@ -1,3 +1,4 @@
+import { CUSTOMER_STATUS, DEVICE_STATUS } from '@coldwatch/contract';
 import type { Queryable } from '../platform/db/client.js';
 import type { DirectoryEvent } from '../platform/events.js';
 
@@ -7,6 +8,8 @@ export interface GatewayInfo {
   sn: string;
   secretHash: string;
   status: number;
+  /** The customer's status (CUSTOMER_STATUS): a cancelled customer's gateways may not send. */
+  customerStatus: number;
 }
 
 export interface SensorInfo {
@@ -24,6 +27,15 @@ export interface SensorInfo {
  * out reports elsewhere now (`lent_device`), any other is simply not this customer's.
  */
 export const foreignReason = (sensor: SensorInfo, gw: GatewayInfo) => (sensor.lentFrom === gw.customerId ? 'lent_device' : 'foreign_device');
+
+/**
+ * Why a gateway may not send at all, or null: its customer is cancelled, or it is stopped. The
+ * embedded broker refuses its CONNECT (return code 5, not authorized), HTTP ingest answers 403;
+ * behind an external broker, which alone decides who connects, each message is refused with this
+ * reason in the reject log.
+ */
+export const gatewayRefusal = (gw: GatewayInfo): 'cancelled_customer' | 'stopped_gateway' | null =>
+  gw.customerStatus === CUSTOMER_STATUS.cancelled ? 'cancelled_customer' : gw.status === DEVICE_STATUS.stopped ? 'stopped_gateway' : null;
 
 /** Unknown sns and numbers kept at most: a scanner trying random ids cannot grow the cache without bound. */
 const MAX_MISSES = 10_000;
@@ -62,7 +74,8 @@ export class Directory {
     if (hit !== undefined) return hit;
     const gen = this.generation;
     const rows = await this.db.query<GatewayInfo>(
-      `SELECT id, customer_id AS "customerId", sn, secret_hash AS "secretHash", status FROM gateway WHERE sn = $1`,
+      `SELECT g.id, g.customer_id AS "customerId", g.sn, g.secret_hash AS "secretHash", g.status, c.status AS "customerStatus"
+         FROM gateway g JOIN customer c ON c.id = g.customer_id WHERE g.sn = $1`,
       [sn],
     );
     const value = rows[0] ?? null;

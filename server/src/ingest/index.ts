@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { choosePort } from '../platform/net/port.js';
-import { startBroker } from './broker.js';
+import { MAX_CONNECT_BYTES, startBroker, type BrokerGuard } from './broker.js';
 import { startConsumer, type SubscriptionMode } from './consumer.js';
 import { startSilenceWatch } from './silence.js';
 import { healthOf, type Check } from '../platform/health/health.js';
@@ -26,6 +26,8 @@ export interface StartIngestOptions {
   presence?: PresenceOptions | false;
   /** Overrides config.ingestSilenceS (the deaf-ingest watchdog, silence.ts), in ms. */
   silenceMs?: number;
+  /** Overrides the embedded broker's limits before login (the bench measures the broker without them). */
+  guard?: Partial<BrokerGuard>;
 }
 
 export interface RunningIngest {
@@ -57,14 +59,20 @@ export async function startIngest(deps: AppDeps, opts: StartIngestOptions): Prom
   } else {
     const chosen = await choosePort(opts.mqttPort, opts.mqttPortExplicit, 'MQTT');
     if (chosen.note) svc.log.warn(chosen.note);
+    const guard: BrokerGuard = {
+      connectTimeoutMs: deps.config.mqttConnectTimeoutS * 1000,
+      connectingPerAddress: deps.config.mqttConnectingPerAddress,
+      maxConnectBytes: MAX_CONNECT_BYTES,
+      ...opts.guard,
+    };
     let embedded;
     try {
-      embedded = await startBroker(svc, { port: chosen.port, host: opts.host });
+      embedded = await startBroker(svc, { port: chosen.port, host: opts.host, guard });
     } catch (err: any) {
       // Taken between the check and the listen.
       if (err?.code !== 'EADDRINUSE') throw err;
       if (opts.mqttPortExplicit) throw new Error(`MQTT port ${chosen.port} is already in use. Free it or choose another port.`);
-      embedded = await startBroker(svc, { port: 0, host: opts.host });
+      embedded = await startBroker(svc, { port: 0, host: opts.host, guard });
     }
     transport = embedded;
     mqttPort = embedded.port;

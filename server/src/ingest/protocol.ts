@@ -115,14 +115,15 @@ const devNo = (v: unknown, where: string): string => {
 /** A reading refused on its own (its message is still acknowledged): the reason goes to the reject log. */
 export interface RefusedReading {
   dev: string | null;
-  reason: 'bad_device_number' | 'bad_time' | 'out_of_range';
+  reason: 'bad_device_number' | 'bad_time' | 'empty_reading' | 'out_of_range';
   detail: string;
 }
 
 /**
  * A data message: its well-formed readings, and the readings refused one by one because a
  * value is outside the contract's range (READING_LIMITS), the device number is not printable
- * text of at most 30 characters, or the time is before 2000. A message that is not valid
+ * text of at most 30 characters, the time is before 2000, or it carries no value at all
+ * (nothing was measured; such rows would only fill the table). A message that is not valid
  * JSON, has no readings array, or a reading without dev/ts or with a value that is not a
  * finite number is malformed as a whole (docs/device-protocol.md).
  */
@@ -168,6 +169,7 @@ export function parseData(payload: Buffer | string): Parsed<{ readings: DeviceRe
     for (const r of parsed) {
       if (!validDeviceNo(r.dev)) refused.push({ dev: null, reason: 'bad_device_number', detail: `dev=${JSON.stringify(r.dev).slice(0, 60)}` });
       else if (r.ts < EARLIEST_READING_MS) refused.push({ dev: r.dev, reason: 'bad_time', detail: `ts=${r.ts}` });
+      else if (VALUE_FIELDS.every((k) => r[k] === null)) refused.push({ dev: r.dev, reason: 'empty_reading', detail: `ts=${r.ts}` });
       else {
         const bad = outOfRange(r);
         if (bad) refused.push({ dev: r.dev, reason: 'out_of_range', detail: bad });

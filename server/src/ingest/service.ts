@@ -1,8 +1,8 @@
-import { DEVICE_STATUS } from '@coldwatch/contract';
 import { pino } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { Directory, foreignReason, type GatewayInfo } from './directory.js';
+import { Directory, foreignReason, gatewayRefusal, type GatewayInfo } from './directory.js';
+import { GatewayPacer } from './pacer.js';
 import { Partitions } from './partitions.js';
 import { ReadingWriter, type IngestResult, type WriterOptions } from './writer.js';
 import { parseAck, parseData, parseEvent, parseHeartbeat, type MessageKind, type Parsed } from './protocol.js';
@@ -14,8 +14,17 @@ import type { GatewayEventMessage } from '../platform/events.js';
 export type { GatewayEventMessage };
 
 export interface HandleResult extends IngestResult {
-  /** Set when the message was rejected whole (malformed): the reason, for a 400 or the log. */
+  /** Set when the message was rejected whole: what is wrong, for the HTTP answer or the log. */
   error?: string;
+  /** With error: the reject log's reason (malformed, stopped_gateway, cancelled_customer, too_many_readings). */
+  reason?: string;
+}
+
+export interface HandleOptions {
+  /** Readings one message may carry; more refuses it whole (HTTP ingest's cap; MQTT is bounded by its packet size). */
+  maxReadings?: number;
+  /** Told how many readings a data message carries, once parsed: the transport charges them to the gateway's rate (pacer.ts). */
+  counted?: (readings: number) => void;
 }
 
 export type DownKind = 'config' | 'output';
@@ -31,6 +40,10 @@ const ZERO: IngestResult = { accepted: 0, duplicates: 0, rejected: 0 };
 export class IngestService {
   readonly directory: Directory;
   readonly writer: ReadingWriter;
+  /** Per-gateway rate limits: the embedded broker and HTTP ingest pass through it before handle(). */
+  readonly pacer: GatewayPacer;
+  /** Connections the embedded broker closed before login, by why (for /metrics). */
+  readonly refusedConnections = { too_large: 0, timeout: 0, not_authorized: 0 };
   readonly log: FastifyBaseLogger;
   readonly bus: AppDeps['bus'];
   private downlink: Downlink | null = null;
@@ -51,6 +64,7 @@ export class IngestService {
     this.log = deps.log ?? (pino({ level: deps.config.logLevel }) as unknown as FastifyBaseLogger);
     this.directory = new Directory(deps.db);
     this.writer = new ReadingWriter(deps.db, deps.bus, this.log, this.directory, new Partitions(deps.db), opts);
+    this.pacer = new GatewayPacer(deps.config.ingestLimits, this.log);
     // Changes committed by the API reach ingest as events: the directory forgets them at once.
     deps.bus.on('directory', (e) => this.directory.forget(e));
   }
@@ -77,17 +91,27 @@ export class IngestService {
   }
 
   /** One message from a gateway. Resolves after everything it changed is committed; rejects only if the database failed. */
-  async handle(gw: GatewayInfo, kind: MessageKind, payload: Buffer | string): Promise<HandleResult> {
-    // A stopped gateway (spec §4) may still connect, but nothing it sends is taken: each message is
-    // refused with its reason in the reject log and acknowledged, so the gateway does not resend it.
-    if (gw.status === DEVICE_STATUS.stopped) {
-      const r = await this.writer.submitReject(gw, { sn: gw.sn, dev: null, reason: 'stopped_gateway', detail: `${kind} message of a stopped gateway` });
-      return { ...r, error: 'stopped_gateway' };
+  async handle(gw: GatewayInfo, kind: MessageKind, payload: Buffer | string, opts: HandleOptions = {}): Promise<HandleResult> {
+    // The embedded broker refuses such a gateway at CONNECT and HTTP answers 403; what still
+    // arrives (through an external broker, or sent before the change) is refused with its reason
+    // in the reject log and acknowledged, so that the gateway does not resend it.
+    const refusal = gatewayRefusal(gw);
+    if (refusal) {
+      const whose = refusal === 'stopped_gateway' ? 'a stopped gateway' : "a cancelled customer's gateway";
+      const r = await this.writer.submitReject(gw, { sn: gw.sn, dev: null, reason: refusal, detail: `${kind} message of ${whose}` });
+      return { ...r, error: refusal, reason: refusal };
     }
     switch (kind) {
       case 'data': {
         const p = parseData(payload);
         if (!p.ok) return this.malformed(gw, kind, p);
+        const n = p.value.readings.length + p.value.refused.length;
+        opts.counted?.(n);
+        if (opts.maxReadings !== undefined && n > opts.maxReadings) {
+          const error = `too many readings in one message: ${n}, at most ${opts.maxReadings}; send them in several messages`;
+          const r = await this.writer.submitReject(gw, { sn: gw.sn, dev: null, reason: 'too_many_readings', detail: error });
+          return { ...r, error, reason: 'too_many_readings' };
+        }
         return this.writer.submit(gw, p.value.readings, p.value.refused);
       }
       case 'heartbeat': {
@@ -224,7 +248,7 @@ export class IngestService {
 
   private async malformed(gw: GatewayInfo, kind: MessageKind, p: Parsed<unknown> & { ok: false }): Promise<HandleResult> {
     const r = await this.writer.submitReject(gw, { sn: gw.sn, dev: null, reason: 'malformed', detail: `${kind}: ${p.reason}` });
-    return { ...r, error: p.reason };
+    return { ...r, error: p.reason, reason: 'malformed' };
   }
 }
 
