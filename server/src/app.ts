@@ -17,6 +17,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { registerEnvelope } from './platform/http/envelope.js';
 import { registerJsonParser } from './platform/http/json.js';
 import { registerGuard, type Guard } from './platform/auth/guard.js';
+import { logRefusal } from './platform/audit/audit.js';
 import { registerHealthRoutes } from './platform/health/routes.js';
 import { modules } from './modules/index.js';
 import type { AppDeps } from './deps.js';
@@ -92,7 +93,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     return payload;
   });
   registerJsonParser(app);
-  const guard = registerGuard(app, deps.db);
+  // A signed-in caller refused for a function it lacks leaves its system-log row (500102).
+  const guard = registerGuard(app, deps.db, (req, missing) => logRefusal(deps.db, req, `missing function ${missing}`));
 
   await app.register(swagger, {
     openapi: { info: { title: 'Coldwatch console API', version: '0.1.0' } },

@@ -90,7 +90,7 @@ export const loginQrRoutes: Module = (app, { db, config }) => {
       if (!user) throw new AppError(Code.LOGIN_FAILED, 'errors.login.accountCancelled');
       refuseCancelled(user);
     } catch (err) {
-      await logRefusedLogin(db, user?.account ?? String(userId), `login by QR code refused: ${user?.account ?? userId}`, 'qrcode');
+      await logRefusedLogin(db, req, user?.account ?? String(userId), `login by QR code refused: ${user?.account ?? userId}`, 'qrcode');
       throw err;
     }
     // A session of the same account in this browser is kept (the poll may repeat); see openSession.

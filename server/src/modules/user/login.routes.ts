@@ -56,7 +56,7 @@ export const loginRoutes: Module = (app, { db, config }) => {
       }
       if (!(await verifyPassword(user.password_hash, body.password))) {
         await countFailure(db, user, address);
-        await logRefusedLogin(db, body.account, `login failed: ${body.account}`, 'password', address);
+        await logRefusedLogin(db, req, body.account, `login failed: ${body.account}`, 'password');
         throw new AppError(Code.PASSWORD_ERROR, 'errors.login.passwordError');
       }
       await clearFailures(db, user.id, address);

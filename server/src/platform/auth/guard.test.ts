@@ -142,5 +142,8 @@ describe('the guard, walked anonymously over every route in every request form',
       }
     }
     expect(wrong).toEqual([]);
+    // Each refusal leaves its system-log row, with the caller and its address.
+    const logged = await t.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM sys_log WHERE operator = 'alpha' AND result = 0 AND content LIKE 'refused PUT /service/param/update%'`);
+    expect(logged!.n).toBeGreaterThan(0);
   });
 });

@@ -171,6 +171,6 @@ export async function countFailure(db: Db, user: { id: number; customer_id: numb
 export const clearFailures = (db: Db, userId: number, address: string) =>
   failures(db).deleteFrom('login_failure').where('user_id', '=', userId).where('address', '=', address).execute();
 
-/** A refused login leaves its result-0 row (no session yet, so no customer on it). */
-export const logRefusedLogin = (db: Db, account: string, content: string, via: string, address?: string) =>
-  writeLog(db, undefined, { module: 'user', method: 'login', content, params: { account, via, ...(address ? { address } : {}) } }, 0);
+/** A refused login leaves its result-0 row with the caller's address (no session yet, so no customer on it). */
+export const logRefusedLogin = (db: Db, req: FastifyRequest, account: string, content: string, via: string) =>
+  writeLog(db, req, { module: 'user', method: 'login', content, params: { account, via } }, 0);
