@@ -8,9 +8,18 @@ import { prepareDb } from '../src/platform/db/prepare.js';
  * named by DATABASE_URL (CI sets it) or by `base`, or an in-memory PGlite when neither is set.
  */
 export async function freshDb(base = process.env.DATABASE_URL): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
+  const { db, url, drop } = await emptyDb(base);
+  await prepareDb(db);
+  return { db, url, drop };
+}
+
+/**
+ * A new, empty database (no migrations run): on the PostgreSQL server named by `base`, or an
+ * in-memory PGlite. For tests that migrate it themselves, step by step.
+ */
+export async function emptyDb(base = process.env.DATABASE_URL): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
   if (!base) {
     const db = await openDb({});
-    await prepareDb(db);
     return { db, drop: () => db.close() };
   }
   const name = `cw_test_${randomBytes(5).toString('hex')}`;
@@ -21,7 +30,6 @@ export async function freshDb(base = process.env.DATABASE_URL): Promise<{ db: Db
   const url = new URL(base);
   url.pathname = `/${name}`;
   const db = await openDb({ databaseUrl: url.toString() });
-  await prepareDb(db);
   return {
     db,
     url: url.toString(),

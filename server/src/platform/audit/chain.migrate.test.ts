@@ -1,10 +1,9 @@
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../db/client.js';
+import type { Db } from '../db/client.js';
+import { emptyDb } from '../../../test/db.js';
 import { migrate, MIGRATIONS_DIR } from '../db/migrate.js';
 import { verifyLog } from './chain.js';
 
@@ -18,27 +17,7 @@ let dir: string;
 let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  const base = process.env.DATABASE_URL;
-  if (base) {
-    const name = `cw_test_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    db = await openDb({ databaseUrl: url.toString() });
-    drop = async () => {
-      await db.close();
-      const a = new pg.Client({ connectionString: base });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    };
-  } else {
-    db = await openDb({});
-    drop = () => db.close();
-  }
+  ({ db, drop } = await emptyDb());
   // The migrations before this one, as a database that predates it has them.
   dir = await mkdtemp(path.join(os.tmpdir(), 'cw-chain-'));
   for (const f of (await readdir(MIGRATIONS_DIR)).filter((x) => /^\d{4}_.+\.sql$/.test(x) && x < '0030')) await copyFile(path.join(MIGRATIONS_DIR, f), path.join(dir, f));

@@ -3,18 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ALPHABET, GLYPHS } from './font.js';
 import { captchaPng, CODE_LENGTH, cryptoRandom, pickCode, PICTURE_H, PICTURE_W, type Random } from './picture.js';
 import { readPng, type DecodedPng } from './png-reader.fixture.js';
+import { prng } from '../../seed/history.js';
 
 /** A seeded generator, so the attack's figures are the same on every run. */
-function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 0x1_0000_0000;
-  };
-}
+const seeded = (seed: number): Random => prng(seed);
 
 /*
  * The attack that broke svg-captcha, moved to pixels. Offline, the attacker renders every
