@@ -32,6 +32,8 @@ export const PARAMS = {
   gateway_heartbeat_history: { default: 'on', error: 'errors.param.onOff', valid: (v: string) => v === 'on' || v === 'off' },
   gateway_heartbeat_history_days: { default: '30', ...days(1, 365, 'errors.param.clearDays') },
   map_tile_url: { default: '', error: 'errors.param.tileUrl', valid: (v: string) => v === '' || isTileUrl(v) },
+  /** Years a whole-database backup is kept before it is deleted (spec §3 "backup history deletion (years)"). */
+  backup_retention_years: { default: '5', error: 'errors.param.backupYears', valid: (v: string) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 },
 } as const satisfies Record<string, { default: string; error: string; valid: (v: string) => boolean }>;
 
 export type ParamKey = keyof typeof PARAMS;
