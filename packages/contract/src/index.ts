@@ -38,4 +38,5 @@ export * from './api/display.js';
 export * from './api/base.js';
 export * from './reading.js';
 export * from './api/metrics.js';
+export * from './api/compliance.js';
 export * from './refs.gen.js';

@@ -5,6 +5,7 @@ export { alarmLogRefs } from './refs/alarmLog.gen.js';
 export { authRefs } from './refs/auth.gen.js';
 export { baseRefs } from './refs/base.gen.js';
 export { carrierRefs } from './refs/carrier.gen.js';
+export { complianceRefs } from './refs/compliance.gen.js';
 export { configRefs } from './refs/config.gen.js';
 export { contactRefs } from './refs/contact.gen.js';
 export { customerRefs } from './refs/customer.gen.js';

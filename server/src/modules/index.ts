@@ -34,9 +34,10 @@ import { loanRoutes } from './loan/loan.routes.js';
 import { relayRoutes } from './relay/relay.routes.js';
 import { displayRoutes } from './display/display.routes.js';
 import { baseRoutes } from './base/base.routes.js';
+import { complianceRoutes } from './compliance/compliance.routes.js';
 
 export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes];
+export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes];

@@ -103,6 +103,14 @@ export const PAGES: PageDef[] = [
     funcs: ['viewHistory'],
     Component: page(() => import('../features/history/HistoryDataPage')),
   },
+  // Spec §2 /count/guidance "guidance analysis": the GSP checks (docs/compliance.md).
+  {
+    path: '/count/guidance',
+    titleKey: 'compliance:title',
+    menuCode: 'analGuidance',
+    funcs: ['viewStatistic'],
+    Component: page(() => import('../features/compliance/CompliancePage')),
+  },
   { path: '/noti/sysLog', titleKey: 'shell:page.sysLog', menuCode: 'sysLog', funcs: ['viewSysLog'], Component: page(() => import('../features/log/SysLogPage')) },
   {
     path: '/user/userinfo',
