@@ -72,15 +72,23 @@ describe('scheduled jobs and retention', () => {
     await page.goto(`${console_.url}/sys/paramsetup`);
     const logs = page.getByTestId('param-log_retention_days');
     await logs.waitFor();
+    expect(await page.getByTestId('param-gxp').textContent()).toContain('GxP records');
+    expect(await page.getByTestId('param-sensor_history_retention_days').inputValue()).toBe('1827');
     await logs.fill('0');
-    await page.getByText('Retention must be a whole number of days from 1 to 3650').waitFor();
+    await page.getByText('Retention must be a whole number of days from 1 to 36500').waitFor();
     expect(await page.getByTestId('param-save').isDisabled()).toBe(true);
-    const refused = await call('PUT', '/service/param/update', { key: 'log_retention_days', value: '0' });
+    expect((await call('PUT', '/service/param/update', { key: 'log_retention_days', value: '0' })).state.code).toBe(400);
+    // Less than 5 years: refused in the page and by the server, naming the rule.
+    await logs.fill('365');
+    await page.getByText(/GxP records are kept at least 5 years \(1827 days\): China GSP article 42/).waitFor();
+    expect(await page.getByTestId('param-save').isDisabled()).toBe(true);
+    const refused = await call('PUT', '/service/param/update', { key: 'log_retention_days', value: '365' });
     expect(refused.state.code).toBe(400);
-    await logs.fill('90');
+    expect(refused.state.msg).toContain('China GSP article 42');
+    await logs.fill('2000');
     await page.getByTestId('param-save').click();
     await page.getByText('Parameters saved').waitFor();
-    expect((await call('GET', '/service/share/param')).result.log_retention_days).toBe('90');
+    expect((await call('GET', '/service/share/param')).result.log_retention_days).toBe('2000');
     await shot(page, 'params-en');
   });
 

@@ -7,6 +7,8 @@ const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).optional(),
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATA_DIR: z.string().default('./data'),
+  /** Where the backup job writes (docs/operations.md "Backups"); default DATA_DIR/backups. */
+  BACKUP_DIR: z.string().optional().or(z.literal('').transform(() => undefined)),
   DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   MQTT_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   /** With MQTT_URL: exclusive (one persistent session, the default) or shared ($share/coldwatch/…, several replicas). */
@@ -40,6 +42,8 @@ const env = z.object({
   TRUST_PROXY: z.string().optional(),
   /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
   METRICS_TOKEN: z.string().min(8).optional(),
+  /** `off`: the "not for GxP records" mode, where records may be kept less than 5 years (docs/compliance.md). */
+  GXP_RECORDS: z.enum(['on', 'off']).default('on'),
   DEMO: z.enum(['0', '1']).default('0'),
   ROOT_PASSWORD: z.string().min(6).optional(),
   SIMULATOR: z.enum(['0', '1']).optional(),
@@ -64,6 +68,8 @@ export interface Config {
   mqttPort: number;
   mqttPortExplicit: boolean;
   dataDir: string;
+  /** The backup job's folder: BACKUP_DIR, else DATA_DIR/backups. */
+  backupDir: string;
   databaseUrl?: string;
   mqttUrl?: string;
   mqttSubscription: 'exclusive' | 'shared';
@@ -83,6 +89,8 @@ export interface Config {
   /** Fastify's trustProxy: false unless TRUST_PROXY is set. */
   trustProxy: boolean | string;
   metricsToken?: string;
+  /** false in the "not for GxP records" mode: record retention below 5 years is allowed. */
+  gxpRecords: boolean;
   demo: boolean;
   rootPassword?: string;
   simulator: boolean;
@@ -108,6 +116,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT ?? 1883,
     mqttPortExplicit: e.MQTT_PORT !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
+    backupDir: path.resolve(e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     mqttSubscription: e.MQTT_SUBSCRIPTION,
@@ -128,6 +137,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: !e.TRUST_PROXY || e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY,
+    gxpRecords: e.GXP_RECORDS === 'on',
     demo,
     rootPassword: e.ROOT_PASSWORD,
     simulator: e.SIMULATOR ? e.SIMULATOR === '1' : demo,

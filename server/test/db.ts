@@ -1,5 +1,9 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { MIGRATIONS_DIR } from '../src/platform/db/migrate.js';
 import { openDb, type Db } from '../src/platform/db/client.js';
 import { prepareDb } from '../src/platform/db/prepare.js';
 
@@ -41,4 +45,14 @@ export async function emptyDb(base = process.env.DATABASE_URL): Promise<{ db: Db
       await a.end();
     },
   };
+}
+
+/**
+ * A folder holding the migrations numbered before `prefix` (e.g. '0030'): migrate(db, dir) makes
+ * a database as an installation that predates that migration has it.
+ */
+export async function migrationsBefore(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `cw-before-${prefix}-`));
+  for (const f of (await readdir(MIGRATIONS_DIR)).filter((x) => /^\d{4}_.+\.sql$/.test(x) && x < prefix)) await copyFile(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }

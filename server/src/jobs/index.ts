@@ -39,7 +39,7 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
     everyS: 30,
     run: async () => ({ buckets: await rollupAll(db) }),
   });
-  runner.register(JOB.retention, { everyS: 3600, leaseMs: 30 * 60_000, run: () => enforceRetention(db) });
+  runner.register(JOB.retention, { everyS: 3600, leaseMs: 30 * 60_000, run: () => enforceRetention(db, Date.now(), deps.config.gxpRecords) });
   runner.register(JOB.configTimeout, {
     everyS: 60,
     run: async () => ({ failed: await failOverdue(db, Number(await paramValue(db, 'sensor_config_timeout_minutes'))) }),

@@ -29,7 +29,7 @@ const partitions = async () =>
 describe('retention job', () => {
   it('drops whole old months, deletes the straddling month by row, keeps the rest', async () => {
     // Retention 60 days: the cutoff is 2026-09-24 12:00.
-    await t.db.query(`INSERT INTO setting (key, value) VALUES ('sensor_history_retention_days', '60'), ('log_retention_days', '30'), ('export_retention_days', '7'), ('cache_retention_days', '1')`);
+    await t.db.query(`INSERT INTO setting (key, value) VALUES ('sensor_history_retention_days', '60'), ('log_retention_days', '60'), ('export_retention_days', '7'), ('cache_retention_days', '1')`);
     const times = [Date.UTC(2026, 7, 10), Date.UTC(2026, 8, 10), Date.UTC(2026, 8, 28), Date.UTC(2026, 10, 1)];
     await new Partitions(t.db).ensureFor(times);
     for (const ts of times) {
@@ -37,15 +37,16 @@ describe('retention job', () => {
       await t.db.query('INSERT INTO reading_5m (sensor_id, bucket, customer_id, n, first_ts, last_ts) VALUES ($1, $2, $3, 1, $2, $2)', [a.sensorId, new Date(ts), a.customerId]);
     }
     await t.db.query(`INSERT INTO sys_log (operator, module, method, content, params, result, created_at) VALUES ('x', 'm', 'old', '', '{}', 1, $1), ('x', 'm', 'new', '', '{}', 1, $2)`, [
-      new Date(NOW - 31 * DAY),
-      new Date(NOW - 29 * DAY),
+      new Date(NOW - 61 * DAY),
+      new Date(NOW - 59 * DAY),
     ]);
     const file = `INSERT INTO stored_file (customer_id, user_id, kind, mime, size, data, created_at) VALUES ($1, $2, 'export', 'text/csv', 1, '\\x41', $3)`;
     await t.db.query(file, [t.tenants.a.customerId, t.tenants.a.userId, new Date(NOW - 8 * DAY)]);
     await t.db.query(file, [t.tenants.b.customerId, t.tenants.b.userId, new Date(NOW - 6 * DAY)]);
     await t.db.query(`INSERT INTO job (name, state, finished_at) VALUES ('x', 'done', $1), ('x', 'done', $2)`, [new Date(NOW - 2 * DAY), new Date(NOW - 3_600_000)]);
 
-    const summary = await enforceRetention(t.db, NOW);
+    // The mechanics on short settings: the "not for GxP records" mode (GXP_RECORDS=off) allows them.
+    const summary = await enforceRetention(t.db, NOW, false);
     expect(summary).toMatchObject({ readings: 1, partitions: 'reading_2026_08', rollups: 2, logs: 1, files: 1, cache: 1 });
     expect(await partitions()).not.toContain('reading_2026_08');
     expect(await partitions()).toContain('reading_2026_09');
@@ -61,6 +62,73 @@ describe('retention job', () => {
   });
 
   it('a second run finds nothing more to remove', async () => {
-    expect(await enforceRetention(t.db, NOW)).toEqual({ readings: 0, partitions: '-', rollups: 0, logs: 0, files: 0, cache: 0, heartbeats: 0 });
+    expect(await enforceRetention(t.db, NOW, false)).toEqual({ readings: 0, partitions: '-', rollups: 0, logs: 0, files: 0, cache: 0, heartbeats: 0 });
+  });
+});
+
+describe('retention of GxP records', () => {
+  /*
+   * A system-log chain is cut from its start only, so these rows are dated after every row the
+   * set-up wrote (now): the runs happen years ahead.
+   */
+  const F = Date.now() + 3000 * DAY;
+
+  /** A reading and a 5-minute rollup of `sensor` at `ts`, in a partition made for it. */
+  const reading = async (sensorId: number, customerId: number, ts: number) => {
+    await new Partitions(t.db).ensureFor([ts]);
+    await t.db.query('INSERT INTO reading (sensor_id, ts, customer_id, temp) VALUES ($1, $2, $3, 5) ON CONFLICT DO NOTHING', [sensorId, new Date(ts), customerId]);
+    await t.db.query('INSERT INTO reading_5m (sensor_id, bucket, customer_id, n, first_ts, last_ts) VALUES ($1, $2, $3, 1, $2, $2) ON CONFLICT DO NOTHING', [sensorId, new Date(ts), customerId]);
+  };
+  const readingsAt = async (sensorId: number, ts: number) => count('reading WHERE sensor_id = $1 AND ts = $2', [sensorId, new Date(ts)]);
+  const logRow = (customerId: number, module: string, method: string, at: number) =>
+    t.db.query(`INSERT INTO sys_log (customer_id, operator, module, method, content, params, result, created_at) VALUES ($1, 'x', $2, $3, '', '{}', 1, $4)`, [customerId, module, method, new Date(at)]);
+
+  it('keeps records 5 years under GxP whatever shorter value is stored', async () => {
+    // Stored before the rule (an old installation): 60 days of history and of logs.
+    const old = F - 400 * DAY;
+    await reading(a.sensorId, a.customerId, old);
+    await logRow(a.customerId, 'gxp', 'kept', old);
+    await enforceRetention(t.db, F, true);
+    expect(await readingsAt(a.sensorId, old)).toBe(1);
+    expect(await count(`sys_log WHERE module = 'gxp'`)).toBe(1);
+    // Past 5 years they go.
+    await enforceRetention(t.db, old + 1828 * DAY, true);
+    expect(await readingsAt(a.sensorId, old)).toBe(0);
+    expect(await count(`sys_log WHERE module = 'gxp'`)).toBe(0);
+    expect((await verifyLog(t.db)).findings).toEqual([]);
+  });
+
+  it('never deletes what an open exception refers to: its sensor\'s readings and rollups, its customer\'s log rows', async () => {
+    const b = await seedRecords(t, 'beta', 'Beta', 'B1');
+    const G = F + 5000 * DAY;
+    const start = G - 100 * DAY;
+    const ex = await t.db.one<{ id: number }>(
+      `INSERT INTO exception_record (customer_id, carrier_id, sensor_id, type, category, start_ts, end_ts, status, ongoing) VALUES ($1, $2, $3, 'data', 'temp_high', $4, $5, 0, false) RETURNING id`,
+      [a.customerId, a.carrierId, a.sensorId, new Date(start), new Date(start + DAY)],
+    );
+    for (const [sensor, customer] of [[a.sensorId, a.customerId], [b.sensorId, b.customerId]]) {
+      await reading(sensor, customer, start - DAY); // before the exception: goes
+      await reading(sensor, customer, start + 60_000); // during it: stays for A's sensor only
+    }
+    await logRow(a.customerId, 'held', 'before', start - DAY);
+    await logRow(a.customerId, 'held', 'after', start + 60_000);
+    await logRow(b.customerId, 'free', 'after', start + 60_000);
+
+    // Ten days of retention, in the mode that allows it: everything above is older.
+    await t.db.query(`UPDATE setting SET value = '10' WHERE key IN ('sensor_history_retention_days', 'log_retention_days')`);
+    await enforceRetention(t.db, G, false);
+    expect(await readingsAt(a.sensorId, start - DAY)).toBe(0);
+    expect(await readingsAt(a.sensorId, start + 60_000)).toBe(1);
+    expect(await count('reading_5m WHERE sensor_id = $1 AND bucket = $2', [a.sensorId, new Date(start + 60_000)])).toBe(1);
+    expect(await readingsAt(b.sensorId, start + 60_000)).toBe(0);
+    expect((await t.db.query<{ method: string }>(`SELECT method FROM sys_log WHERE module = 'held'`)).map((r) => r.method)).toEqual(['after']);
+    expect(await count(`sys_log WHERE module = 'free'`)).toBe(0);
+    expect((await verifyLog(t.db)).findings).toEqual([]);
+
+    // Closed, the exception holds nothing more.
+    await t.db.query('UPDATE exception_record SET status = 2 WHERE id = $1', [ex!.id]);
+    await enforceRetention(t.db, G, false);
+    expect(await readingsAt(a.sensorId, start + 60_000)).toBe(0);
+    expect(await count(`sys_log WHERE module = 'held'`)).toBe(0);
   });
 });

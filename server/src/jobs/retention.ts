@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import { EXCEPTION_STATUS, effectiveRetention } from '@coldwatch/contract';
 import type { Db } from '../platform/db/client.js';
 import { crossTenant } from '../platform/db/kysely.js';
-import { get as param } from '../modules/param/param.repository.js';
+import { get as param, list } from '../modules/param/param.repository.js';
 import { dropPartitionsBefore } from '../ingest/partitions.js';
 import { trimLog } from '../platform/audit/chain.js';
 
@@ -11,26 +12,37 @@ const DAY_MS = 86_400_000;
  * Retention of spec §3's server settings, for every customer at once:
  * - sensor history (`sensor_history_retention_days`): whole monthly partitions of `reading`
  *   past the cutoff are dropped, the straddling month is deleted by row, rollups likewise;
- * - logs (`log_retention_days`): the system log and the ingest reject log;
+ * - logs (`log_retention_days`): the system log (from the start of each customer's hash chain)
+ *   and the ingest reject log;
  * - export files (`export_retention_days`): stored files of kind 'export';
  * - cache (`cache_retention_days`): spent captchas, login QR keys and sessions, finished job runs.
- * Answers what it removed (rows, and the partitions dropped), for /sys/scheduled.
+ * Records are GxP records: under `gxpRecords` (the default; GXP_RECORDS=off turns it off) the
+ * history and the log are kept at least 5 years whatever is stored, and the log never less
+ * than the history (effectiveRetention). Nothing an open exception refers to goes: the
+ * readings and rollups of its sensor from its start on, and its customer's log rows from its
+ * start on. Exceptions and notices are never deleted. Answers what it removed (rows, and the
+ * partitions dropped), for /sys/scheduled.
  */
-export async function enforceRetention(db: Db, now = Date.now()) {
+export async function enforceRetention(db: Db, now = Date.now(), gxpRecords = true) {
   const days = async (key: Parameters<typeof param>[1]) => Number(await param(db, key));
   const k = crossTenant(db, 'retention applies to every customer\'s old rows');
   const n = (r: { numDeletedRows: bigint }[]) => r.reduce((a, x) => a + Number(x.numDeletedRows), 0);
+  const affected = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0);
+  const kept = effectiveRetention(await list(db), gxpRecords);
+  const open = await openExceptionStarts(db);
 
-  const history = new Date(now - (await days('sensor_history_retention_days')) * DAY_MS);
-  const dropped = await dropPartitionsBefore(db, history.getTime());
-  const readings = n(await k.deleteFrom('reading').where('ts', '<', history).execute());
+  const history = new Date(now - kept.history * DAY_MS);
+  const oldestOpen = Math.min(...[...open.values()].map((d) => d.getTime()));
+  const dropped = await dropPartitionsBefore(db, Math.min(history.getTime(), oldestOpen));
+  const readings = affected(await sql`DELETE FROM reading r WHERE r.ts < ${history} AND NOT ${heldByOpenException(sql`r.ts`)}`.execute(k));
   const rollups =
-    n(await k.deleteFrom('reading_5m').where('bucket', '<', history).execute()) + n(await k.deleteFrom('reading_1h').where('bucket', '<', history).execute());
+    affected(await sql`DELETE FROM reading_5m r WHERE r.bucket < ${history} AND NOT ${heldByOpenException(sql`r.last_ts`)}`.execute(k)) +
+    affected(await sql`DELETE FROM reading_1h r WHERE r.bucket < ${history} AND NOT ${heldByOpenException(sql`r.last_ts`)}`.execute(k));
 
-  const logsBefore = new Date(now - (await days('log_retention_days')) * DAY_MS);
+  const logsBefore = new Date(now - kept.log * DAY_MS);
   // The system log leaves only from the start of each customer's chain, by moving its anchor (docs/security.md).
   const logs =
-    (await trimLog(db, logsBefore)) +
+    (await trimLog(db, logsBefore, open)) +
     n(await k.deleteFrom('ingest_reject').where('created_at', '<', logsBefore).execute());
 
   const exportsBefore = new Date(now - (await days('export_retention_days')) * DAY_MS);
@@ -48,4 +60,20 @@ export async function enforceRetention(db: Db, now = Date.now()) {
   const heartbeats = n(await k.deleteFrom('gateway_heartbeat').where('received_at', '<', heartbeatsBefore).execute());
 
   return { readings, partitions: dropped.join(', ') || '-', rollups, logs, files, cache, heartbeats };
+}
+
+/** Not closed, or still going on: its records stay (exception_record.status 2 is closed). */
+const OPEN = sql`(e.status <> ${EXCEPTION_STATUS.closed} OR e.ongoing)`;
+
+/** A row of sensor `r.sensor_id` at time `at` that an open exception of that sensor covers (from its start on). */
+const heldByOpenException = (at: RawBuilder<unknown>) =>
+  sql`EXISTS (SELECT 1 FROM exception_record e WHERE ${OPEN} AND e.sensor_id = r.sensor_id AND ${at} >= e.start_ts)`;
+
+/** Each customer's oldest open exception's start, keyed by its system-log chain (the customer id). */
+async function openExceptionStarts(db: Db): Promise<Map<number, Date>> {
+  const { rows } = await sql<{ customer_id: number; start: Date }>`
+    SELECT e.customer_id, min(e.start_ts) AS start FROM exception_record e WHERE ${OPEN} GROUP BY e.customer_id`.execute(
+    crossTenant(db, 'retention holds every customer\'s records of its open exceptions'),
+  );
+  return new Map(rows.map((r) => [r.customer_id, new Date(r.start)]));
 }

@@ -13,13 +13,22 @@ import { route } from './route.js';
 export const isTileUrl = (v: string) =>
   v.length <= 255 && /^https?:\/\/([A-Za-z0-9.-]|\{s\})+(:\d{1,5})?\/[^\s"'<>`]*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p));
 
-const days = (min: number, max: number, error: string) => ({ error, valid: (v: string) => /^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max });
+/**
+ * Days GxP records are kept at least: 5 years (China GSP article 42: records kept at least five
+ * years; 21 CFR Part 11: the audit trail as long as the records it covers). Below it only in the
+ * "not for GxP records" mode (GXP_RECORDS=off, docs/compliance.md).
+ */
+export const GXP_MIN_RETENTION_DAYS = 1827;
+
+const days = (min: number, max: number, error: string) => ({ error, valid: (v: string) => /^\d{1,5}$/.test(v) && Number(v) >= min && Number(v) <= max });
 
 export const PARAMS = {
   /** 'on': a new login ends the account's other sessions (§8 500104). */
   single_session: { default: 'off', error: 'errors.param.singleSession', valid: (v: string) => v === 'on' || v === 'off' },
-  sensor_history_retention_days: { default: '365', ...days(1, 3650, 'errors.param.retentionDays') },
-  log_retention_days: { default: '180', ...days(1, 3650, 'errors.param.retentionDays') },
+  /** Readings and their rollups. GxP: at least GXP_MIN_RETENTION_DAYS (recordRetentionRefusal). */
+  sensor_history_retention_days: { default: String(GXP_MIN_RETENTION_DAYS), ...days(1, 36500, 'errors.param.retentionDays') },
+  /** The system log and the ingest reject log: never shorter than the records they cover. */
+  log_retention_days: { default: String(GXP_MIN_RETENTION_DAYS), ...days(1, 36500, 'errors.param.retentionDays') },
   export_retention_days: { default: '7', ...days(1, 365, 'errors.param.clearDays') },
   cache_retention_days: { default: '1', ...days(1, 365, 'errors.param.clearDays') },
   /**
@@ -38,6 +47,26 @@ export const PARAMS = {
 
 export type ParamKey = keyof typeof PARAMS;
 export const PARAM_KEYS = Object.keys(PARAMS) as ParamKey[];
+
+/**
+ * The records' retention rule beyond each value's own range, given the other values: under GxP
+ * no record is kept less than 5 years, and in every mode the audit log is kept at least as long as
+ * the sensor history it covers. Answers the message key of the refusal, or undefined.
+ */
+export function recordRetentionRefusal(key: ParamKey, value: string, current: Record<ParamKey, string>, gxpRecords: boolean): string | undefined {
+  if (key !== 'sensor_history_retention_days' && key !== 'log_retention_days') return undefined;
+  if (gxpRecords && Number(value) < GXP_MIN_RETENTION_DAYS) return 'errors.param.gxpMinimum';
+  if (key === 'log_retention_days' && Number(value) < Number(current.sensor_history_retention_days)) return 'errors.param.logShorterThanHistory';
+  if (key === 'sensor_history_retention_days' && Number(value) > Number(current.log_retention_days)) return 'errors.param.historyLongerThanLog';
+  return undefined;
+}
+
+/** The days the retention job keeps: the stored value, held to the GxP floor, and the log never below the history. */
+export function effectiveRetention(current: Record<ParamKey, string>, gxpRecords: boolean): { history: number; log: number } {
+  const floor = gxpRecords ? GXP_MIN_RETENTION_DAYS : 1;
+  const history = Math.max(Number(current.sensor_history_retention_days), floor);
+  return { history, log: Math.max(Number(current.log_retention_days), history) };
+}
 
 /** {key, value}: a known key, and a value valid for it (numbers may come as numbers or strings). */
 export const paramUpdateBody = z
@@ -58,7 +87,11 @@ export const paramApi = {
     path: '/service/share/param',
     tag: 'param',
     summary: 'The server-side parameters and whether the caller may change them',
-    result: values.extend({ editable: z.boolean() }),
+    result: values.extend({
+      editable: z.boolean(),
+      /** false in the "not for GxP records" mode (GXP_RECORDS=off): shorter record retention is allowed. */
+      gxpRecords: z.boolean(),
+    }),
   }),
   update: route({
     method: 'PUT',

@@ -1,5 +1,6 @@
 import { PARAMS, PARAM_KEYS, type ParamKey } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
+import { sql } from 'kysely';
 import { system } from '../../platform/db/kysely.js';
 
 /** Every known parameter with its current value (or its default). */
@@ -14,6 +15,15 @@ export async function list(q: Queryable): Promise<Record<ParamKey, string>> {
 export async function get(q: Queryable, key: ParamKey): Promise<string> {
   const row = await system(q).selectFrom('setting').select('value').where('key', '=', key).executeTakeFirst();
   return row?.value ?? PARAMS[key].default;
+}
+
+/** Key of the transaction lock that makes parameter changes take turns (a rule may read two values). */
+const CHANGE_LOCK = 0x70617261; // 'para'
+
+/** Every value, read after taking the change lock: for a change whose rule reads the others. */
+export async function listForChange(q: Queryable): Promise<Record<ParamKey, string>> {
+  await sql`SELECT pg_advisory_xact_lock(${CHANGE_LOCK})`.execute(system(q));
+  return list(q);
 }
 
 export async function set(q: Queryable, key: ParamKey, value: string) {

@@ -1,4 +1,5 @@
-import { paramApi } from '@coldwatch/contract';
+import { paramApi, recordRetentionRefusal } from '@coldwatch/contract';
+import { paramError } from '../../platform/http/errors.js';
 import type { Module } from '../index.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { serve } from '../../platform/http/route.js';
@@ -11,16 +12,23 @@ import * as repo from './param.repository.js';
  * - `GET /service/share/param`: every signed-in user reads them (global, no customer data),
  *   with `editable` = whether the caller may change them.
  * - `PUT /service/param/update`: `editParam` (level 2, menu `param`: platform users whose role
- *   grants it, and root); everyone else 500102.
+ *   grants it, and root); everyone else 500102. The records' retention is held to the GxP
+ *   floor and the audit log to at least the sensor history (recordRetentionRefusal): 400.
  */
-export const paramRoutes: Module = (app, { db, bus }) => {
+export const paramRoutes: Module = (app, { db, bus, config }) => {
   const mayEdit = (s: { userId: number; funcs: Set<string> }) => s.userId === ROOT_USER_ID || s.funcs.has('editParam');
 
-  serve(app, paramApi.list, {}, async (req) => ({ ...(await repo.list(db)), editable: mayEdit(req.scope) }));
+  serve(app, paramApi.list, {}, async (req) => ({ ...(await repo.list(db)), editable: mayEdit(req.scope), gxpRecords: config.gxpRecords }));
 
   serve(app, paramApi.update, { funcs: ['editParam'] }, async (req) => {
     const { key, value } = req.body;
-    const r = await mutate(db, req, { module: 'param', method: 'update', content: `set ${key} = ${value}`, params: { key, value } }, (q) => repo.set(q, key, value));
+    const entry = { module: 'param', method: 'update', content: `set ${key} = ${value}`, params: { key, value } };
+    const r = await mutate(db, req, entry, async (q) => {
+      // Changes take turns (listForChange): two at once cannot together leave the log shorter than the history.
+      const refusal = recordRetentionRefusal(key, value, await repo.listForChange(q), config.gxpRecords);
+      if (refusal) throw paramError(refusal, { value: refusal });
+      return repo.set(q, key, value);
+    });
     // After the commit: the CSP of every replica follows at once (tileOrigin.ts listens; platform/cluster carries it to the others).
     bus.emit('param', { key, value });
     return r;

@@ -28,15 +28,17 @@ describe('parameters', () => {
     expect(r.state.code).toBe(200000);
     expect(r.result).toEqual({
       single_session: 'off',
-      sensor_history_retention_days: '365',
-      log_retention_days: '180',
+      sensor_history_retention_days: '1827',
+      log_retention_days: '1827',
       export_retention_days: '7',
       cache_retention_days: '1',
       sensor_config_timeout_minutes: '10',
       gateway_heartbeat_history: 'on',
       gateway_heartbeat_history_days: '30',
       map_tile_url: '',
+      backup_retention_years: '5',
       editable: true,
+      gxpRecords: true,
     });
     expect((await read(padmin)).result.editable).toBe(true);
     const a = await read(alpha);
@@ -44,14 +46,39 @@ describe('parameters', () => {
   });
 
   it('root and a platform administrator set them; the change is logged', async () => {
-    const r1 = await put(root, 'sensor_history_retention_days', 30);
+    const r1 = await put(root, 'log_retention_days', 3650);
     expect(r1.json().state.code, JSON.stringify(r1.json())).toBe(200000);
-    expect(await stored('sensor_history_retention_days')).toBe('30');
+    expect(await stored('log_retention_days')).toBe('3650');
     const r2 = await put(padmin, 'sensor_history_retention_days', '3650');
     expect(r2.json().state.code).toBe(200000);
     expect((await read(padmin)).result.sensor_history_retention_days).toBe('3650');
     const log = await t.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM sys_log WHERE module = 'param' AND method = 'update' AND result = 1`);
     expect(log!.n).toBe(2);
+  });
+
+  it('GxP records: less than 5 years is refused with the rule named, 5 years and more accepted', async () => {
+    for (const key of ['sensor_history_retention_days', 'log_retention_days']) {
+      const before = await stored(key);
+      const r = await put(root, key, 365);
+      expect(r.statusCode, key).toBe(400);
+      expect(r.json().result.errors.value).toBe(translate('errors.param.gxpMinimum', 'en-US'));
+      expect(r.json().state.msg).toContain('GSP article 42');
+      expect(await stored(key)).toBe(before);
+    }
+    expect((await put(root, 'sensor_history_retention_days', 1827)).json().state.code).toBe(200000);
+    expect((await put(root, 'log_retention_days', 1827)).json().state.code).toBe(200000);
+  });
+
+  it('the audit log is never kept shorter than the sensor history it covers', async () => {
+    expect((await put(root, 'log_retention_days', 2000)).json().state.code).toBe(200000);
+    const longer = await put(root, 'sensor_history_retention_days', 2001);
+    expect(longer.json().result.errors.value).toBe(translate('errors.param.historyLongerThanLog', 'en-US'));
+    expect((await put(root, 'sensor_history_retention_days', 2000)).json().state.code).toBe(200000);
+    const shorter = await put(root, 'log_retention_days', 1999);
+    expect(shorter.json().result.errors.value).toBe(translate('errors.param.logShorterThanHistory', 'en-US'));
+    expect(await stored('log_retention_days')).toBe('2000');
+    expect((await put(root, 'sensor_history_retention_days', 1827)).json().state.code).toBe(200000);
+    expect((await put(root, 'log_retention_days', 1827)).json().state.code).toBe(200000);
   });
 
   it('a customer administrator gets 500102 and changes nothing', async () => {
@@ -64,12 +91,14 @@ describe('parameters', () => {
     ['single_session', 'yes', 'errors.param.singleSession'],
     ['single_session', '', 'errors.param.singleSession'],
     ['sensor_history_retention_days', 0, 'errors.param.retentionDays'],
-    ['sensor_history_retention_days', 3651, 'errors.param.retentionDays'],
+    ['sensor_history_retention_days', 36501, 'errors.param.retentionDays'],
     ['sensor_history_retention_days', '12.5', 'errors.param.retentionDays'],
     ['sensor_history_retention_days', 'abc', 'errors.param.retentionDays'],
     ['log_retention_days', 0, 'errors.param.retentionDays'],
     ['export_retention_days', 366, 'errors.param.clearDays'],
     ['cache_retention_days', '-1', 'errors.param.clearDays'],
+    ['backup_retention_years', 0, 'errors.param.backupYears'],
+    ['backup_retention_years', 101, 'errors.param.backupYears'],
     ['map_tile_url', 'https://tiles.example/{z}/{x}.png', 'errors.param.tileUrl'],
     ['map_tile_url', 'javascript:alert(1)/{z}/{x}/{y}', 'errors.param.tileUrl'],
     ['map_tile_url', 'https://t.example/{z}/{x}/{y}.png?"onerror=', 'errors.param.tileUrl'],
@@ -78,7 +107,8 @@ describe('parameters', () => {
 
   it('each retention setting takes its range (passing examples)', async () => {
     for (const [key, value] of [
-      ['log_retention_days', 1],
+      ['log_retention_days', 36500],
+      ['backup_retention_years', 10],
       ['export_retention_days', 365],
       ['cache_retention_days', '2'],
       ['map_tile_url', 'https://{s}.tile.example.org/{z}/{x}/{y}.png'],
@@ -131,5 +161,24 @@ describe('parameters', () => {
     const third = await t.login('beta');
     expect((await call('GET', '/service/user/page', second)).json().state.code).toBe(200000);
     expect((await call('GET', '/service/user/page', third)).json().state.code).toBe(200000);
+  });
+});
+
+describe('parameters in the "not for GxP records" mode (GXP_RECORDS=off)', () => {
+  let off: TestCtx;
+  let offRoot: string;
+  beforeAll(async () => {
+    off = await setup({ GXP_RECORDS: 'off' });
+    offRoot = await off.login('admin');
+  });
+  afterAll(() => off.close());
+
+  it('says so, and takes retention shorter than 5 years, the log still no shorter than the history', async () => {
+    const call = (payload?: unknown) =>
+      off.app.inject({ method: payload ? 'PUT' : 'GET', url: payload ? '/service/param/update' : '/service/share/param', headers: { cookie: offRoot, 'accept-language': 'en-US' }, payload: payload as any });
+    expect((await call()).json().result.gxpRecords).toBe(false);
+    expect((await call({ key: 'sensor_history_retention_days', value: 365 })).json().state.code).toBe(200000);
+    expect((await call({ key: 'log_retention_days', value: 365 })).json().state.code).toBe(200000);
+    expect((await call({ key: 'log_retention_days', value: 364 })).json().result.errors.value).toBe(translate('errors.param.logShorterThanHistory', 'en-US'));
   });
 });

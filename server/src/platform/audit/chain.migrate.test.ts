@@ -1,10 +1,7 @@
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.js';
-import { emptyDb } from '../../../test/db.js';
-import { migrate, MIGRATIONS_DIR } from '../db/migrate.js';
+import { emptyDb, migrationsBefore } from '../../../test/db.js';
+import { migrate } from '../db/migrate.js';
 import { verifyLog } from './chain.js';
 
 /*
@@ -14,17 +11,17 @@ import { verifyLog } from './chain.js';
 
 let db: Db;
 let dir: string;
+let remove: () => Promise<void>;
 let drop: () => Promise<void>;
 
 beforeAll(async () => {
   ({ db, drop } = await emptyDb());
   // The migrations before this one, as a database that predates it has them.
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cw-chain-'));
-  for (const f of (await readdir(MIGRATIONS_DIR)).filter((x) => /^\d{4}_.+\.sql$/.test(x) && x < '0030')) await copyFile(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
+  ({ dir, remove } = await migrationsBefore('0030'));
 });
 afterAll(async () => {
   await drop?.();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await remove?.();
 });
 
 describe('migration 0030', () => {

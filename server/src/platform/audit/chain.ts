@@ -211,18 +211,24 @@ export async function verifyLog(q: Queryable, opts: { pageSize?: number } = {}):
 // ---- retention -----------------------------------------------------------------------------
 
 /**
- * Removes the rows of each chain older than `before` from the chain's start, and records the
+ * Removes the rows of each chain older than `before` (or than its `holdFrom` date, when earlier)
+ * from the chain's start, and records the
  * new start as an anchor first (the database refuses to delete a row no anchor has passed).
  * A chain stops at its first row not older than `before`: an old row after a younger one
  * (its transaction began earlier) waits for the next run, so no row goes before its time.
  * Answers the rows removed.
  */
-export async function trimLog(db: Db, before: Date): Promise<number> {
+export async function trimLog(db: Db, before: Date, holdFrom: ReadonlyMap<number, Date> = new Map()): Promise<number> {
   const { rows: chains } = await sql<{ chain: number }>`
     SELECT DISTINCT coalesce(customer_id, 0) AS chain FROM sys_log WHERE created_at < ${before} AND seq IS NOT NULL ORDER BY 1`.execute(all(db));
   let removed = 0;
   // One short transaction per chain: a customer's log writers wait for its own cut, never for everyone's.
-  for (const { chain } of chains) removed += await db.tx((q) => trimChain(q, chain, before));
+  for (const { chain } of chains) {
+    // A chain whose customer still needs older rows (an open exception) is cut no later than that.
+    const held = holdFrom.get(chain);
+    const cutoff = held && held < before ? held : before;
+    removed += await db.tx((q) => trimChain(q, chain, cutoff));
+  }
   return removed;
 }
 

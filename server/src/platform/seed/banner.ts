@@ -44,7 +44,7 @@ export function banner(b: BannerInfo): string {
   const broker = brokerAddress(config, b.mqttPort);
   const rows: [string, string][] = [];
   rows.push(['Console', url + (b.httpNote ? `   (${b.httpNote})` : '')]);
-  rows.push(['API docs', `${url}/docs   (OpenAPI: ${url}/openapi.json)`]);
+  rows.push(['API docs', `${url}/docs   (OpenAPI: ${url}/openapi.json; signed-in)`]);
   rows.push([
     'MQTT',
     config.mqttUrl
@@ -54,6 +54,12 @@ export function banner(b: BannerInfo): string {
   rows.push([
     'Database',
     b.db.kind === 'pglite' ? `PGlite (embedded PostgreSQL) in ${b.dataDir}` : `PostgreSQL ${redactUrl(config.databaseUrl ?? '')}`,
+  ]);
+  rows.push([
+    'Records',
+    config.gxpRecords
+      ? 'GxP: readings, exceptions, notices and the audit log are kept at least 5 years'
+      : 'NOT FOR GxP RECORDS (GXP_RECORDS=off): records may be kept less than 5 years',
   ]);
   rows.push(['Mail', config.smtpUrl ? `SMTP ${redactUrl(config.smtpUrl)}` : 'SMTP_URL is not set: alarm e-mails are not sent (the notice log shows them as failed)']);
   if (b.seedNote) rows.push(['Demo data', b.seedNote]);

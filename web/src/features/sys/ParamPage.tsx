@@ -1,22 +1,32 @@
 /**
  * /sys/paramsetup: the server-side parameters of spec §3 (`paramApi.list`, `paramApi.update`):
  * single session (a new login ends the account's other sessions, spec §8 500104) and how long
- * sensor history, logs, export files and cache are kept (enforced by the retention job,
- * /sys/scheduled), and the tile URL of the monitor map. The rules are the contract's PARAMS; saving needs editParam, without it the
+ * sensor history, logs, backups, export files and cache are kept (enforced by the retention job,
+ * /sys/scheduled; records at least 5 years unless the console runs "not for GxP records"), and
+ * the tile URL of the monitor map. The rules are the contract's PARAMS; saving needs editParam, without it the
  * values are shown read-only.
  */
 import { useEffect, useState } from 'react';
-import { App, Button, Descriptions, Grid, Input, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Grid, Input, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PARAMS, paramApi, translate, type ParamKey } from '@coldwatch/contract';
+import { PARAMS, paramApi, recordRetentionRefusal, translate, type ParamKey } from '@coldwatch/contract';
 import { currentLang } from '../../app/i18n';
 import { useAuth } from '../../app/auth';
 import { useAction, useCall } from '../../api/hooks';
 import { PageCard } from '../../ui';
 
-/** The day-count parameters, in the order the page shows them. */
-const DAYS = ['sensor_history_retention_days', 'log_retention_days', 'export_retention_days', 'cache_retention_days', 'sensor_config_timeout_minutes', 'gateway_heartbeat_history_days'] as const satisfies readonly ParamKey[];
+/** The numeric parameters, in the order the page shows them. */
+const DAYS = [
+  'sensor_history_retention_days',
+  'log_retention_days',
+  'backup_retention_years',
+  'export_retention_days',
+  'cache_retention_days',
+  'sensor_config_timeout_minutes',
+  'gateway_heartbeat_history_days',
+] as const satisfies readonly ParamKey[];
+const unitOf = (k: ParamKey) => (k.endsWith('_minutes') ? 'minutes' : k.endsWith('_years') ? 'years' : 'unit');
 type Values = Record<ParamKey, string>;
 
 export default function ParamPage() {
@@ -34,7 +44,10 @@ export default function ParamPage() {
     if (saved.data) setValues(saved.data);
   }, [saved.data]);
 
-  const valid = (k: ParamKey) => !!values && PARAMS[k].valid(values[k]);
+  const gxpRecords = saved.data?.gxpRecords ?? true;
+  /** Why a value is refused: its own rule, then the records' retention rule (the server checks both again). */
+  const refusal = (k: ParamKey) => (!values ? undefined : !PARAMS[k].valid(values[k]) ? PARAMS[k].error : recordRetentionRefusal(k, values[k], values, gxpRecords));
+  const valid = (k: ParamKey) => !!values && !refusal(k);
   const changes = values && saved.data ? (Object.keys(PARAMS) as ParamKey[]).filter((k) => values[k] !== saved.data[k]) : [];
   const allValid = (Object.keys(PARAMS) as ParamKey[]).every(valid);
   const set = (k: ParamKey, v: string) => setValues((cur) => (cur ? { ...cur, [k]: v } : cur));
@@ -51,6 +64,11 @@ export default function ParamPage() {
         <Skeleton active />
       ) : (
         <Space direction="vertical" size="large" style={{ maxWidth: 760, width: '100%' }}>
+          {gxpRecords ? (
+            <Alert type="info" showIcon message={t('gxp.on.title')} description={t('gxp.on.text')} data-testid="param-gxp" />
+          ) : (
+            <Alert type="warning" showIcon message={t('gxp.off.title')} description={t('gxp.off.text')} data-testid="param-gxp" />
+          )}
           <Descriptions column={1} bordered size="middle" layout={wide ? 'horizontal' : 'vertical'} styles={wide ? { label: { width: 260 } } : undefined}>
             <Descriptions.Item label={t('singleSession.label')}>
               <Space direction="vertical" size={4}>
@@ -91,9 +109,11 @@ export default function ParamPage() {
                       style={{ width: 140 }}
                       data-testid={`param-${k}`}
                     />
-                    <span style={{ whiteSpace: 'nowrap' }}>{k.endsWith('_minutes') ? t('minutes') : t('unit')}</span>
+                    <span style={{ whiteSpace: 'nowrap' }}>{t(unitOf(k))}</span>
                   </Space>
-                  <Typography.Text type={valid(k) ? 'secondary' : 'danger'}>{valid(k) ? t(`days.${k}.hint`) : translate(PARAMS[k].error, currentLang())}</Typography.Text>
+                  <Typography.Text type={valid(k) ? 'secondary' : 'danger'} data-testid={`param-${k}-hint`}>
+                    {valid(k) ? t(`days.${k}.hint`) : translate(refusal(k)!, currentLang())}
+                  </Typography.Text>
                 </Space>
               </Descriptions.Item>
             ))}
