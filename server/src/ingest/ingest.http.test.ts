@@ -100,7 +100,7 @@ describe('HTTP ingest', () => {
       readings: [
         { dev: foreign.dev, ts: now, temp: 1 },
         { dev: 'NOPE0001', ts: now, temp: 1 },
-        { dev: s.dev, ts: now - 400 * 86_400_000, temp: 1 },
+        { dev: s.dev, ts: now - 2000 * 86_400_000, temp: 1 },
         { dev: s.dev, ts: now + 3_600_000, temp: 1 },
         { dev: s.dev, ts: now - 1000, temp: 7 },
       ],
@@ -111,13 +111,17 @@ describe('HTTP ingest', () => {
     expect(reasons.map((r) => r.reason)).toEqual(['foreign_device', 'unknown_device', 'too_old', 'in_future']);
   });
 
-  it('accepts back-fill up to the retention set in the setting table', async () => {
+  it('accepts back-fill up to the retention set in the setting table, never less than 5 years under GxP', async () => {
     const [, , s] = gwA.sensors;
     await t.db.query(`INSERT INTO setting (key, value) VALUES ('sensor_history_retention_days', '30')`);
-    const fresh = new IngestService(t.deps); // reads the setting afresh
-    const gw = (await fresh.authenticate(gwA.sn, gwA.secret))!;
-    const r = await fresh.handle(gw, 'data', JSON.stringify({ readings: [{ dev: s.dev, ts: Date.now() - 40 * 86_400_000, temp: 1 }, { dev: s.dev, ts: Date.now() - 20 * 86_400_000, temp: 2 }] }));
-    expect(r).toEqual({ accepted: 1, duplicates: 0, rejected: 1 });
+    const backfill = (minusDays: number[]) => JSON.stringify({ readings: minusDays.map((d, i) => ({ dev: s.dev, ts: Date.now() - d * 86_400_000, temp: i })) });
+    // The "not for GxP records" mode takes the 30 days as they are (a new service reads the setting afresh).
+    const notGxp = new IngestService({ ...t.deps, config: { ...t.config, gxpRecords: false } });
+    const gw = (await notGxp.authenticate(gwA.sn, gwA.secret))!;
+    expect(await notGxp.handle(gw, 'data', backfill([40, 20]))).toEqual({ accepted: 1, duplicates: 0, rejected: 1 });
+    // Under GxP the retention job keeps 5 years whatever is stored, and so a back-filling gateway may send them.
+    const gxp = new IngestService(t.deps);
+    expect(await gxp.handle(gw, 'data', backfill([41, 1800, 1830]))).toEqual({ accepted: 2, duplicates: 0, rejected: 1 });
     await t.db.query(`DELETE FROM setting WHERE key = 'sensor_history_retention_days'`);
   });
 

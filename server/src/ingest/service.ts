@@ -63,7 +63,7 @@ export class IngestService {
     this.bus = deps.bus;
     this.log = deps.log ?? (pino({ level: deps.config.logLevel }) as unknown as FastifyBaseLogger);
     this.directory = new Directory(deps.db);
-    this.writer = new ReadingWriter(deps.db, deps.bus, this.log, this.directory, new Partitions(deps.db), opts);
+    this.writer = new ReadingWriter(deps.db, deps.bus, this.log, this.directory, new Partitions(deps.db), { gxpRecords: deps.config.gxpRecords, ...opts });
     this.pacer = new GatewayPacer(deps.config.ingestLimits, this.log);
     // Changes committed by the API reach ingest as events: the directory forgets them at once.
     deps.bus.on('directory', (e) => this.directory.forget(e));

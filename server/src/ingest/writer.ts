@@ -1,4 +1,4 @@
-import { DEVICE_STATUS, FUTURE_TOLERANCE_MS } from '@coldwatch/contract';
+import { DEVICE_STATUS, FUTURE_TOLERANCE_MS, historyRetentionDays } from '@coldwatch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../platform/db/client.js';
 import type { Bus, DeviceStatusEvent, LiveReading } from '../platform/events.js';
@@ -51,8 +51,10 @@ export interface WriterOptions {
   maxBatch?: number;
   /** …or this long after the first one arrived. */
   lingerMs?: number;
-  /** Overrides the `setting` row; default 365. */
+  /** Overrides the `setting` row (historyRetentionDays of the contract). */
   retentionDays?: number;
+  /** false in the "not for GxP records" mode: a stored retention below 5 years counts as it is. */
+  gxpRecords?: boolean;
   /** Batches committing at once: 2 on PostgreSQL (one fills while two commit), 1 on PGlite (one connection). */
   inflight?: number;
 }
@@ -95,7 +97,7 @@ export class ReadingWriter {
   private timer: NodeJS.Timeout | null = null;
   private inflight = new Set<Promise<void>>();
   private touched = new Map<number, number>();
-  private retention = { days: 365, readAt: 0 };
+  private retention = { days: 0, readAt: 0 };
   readonly stats = { accepted: 0, duplicates: 0, rejected: 0, batches: 0, failedBatches: 0, splitBatches: 0, retriedBatches: 0, commitMs: 0 };
   /** Rejected readings and messages by reason (the reject log's reasons), for /metrics. */
   readonly rejectedBy = new Map<string, number>();
@@ -355,8 +357,8 @@ export class ReadingWriter {
     if (this.opts.retentionDays) return this.opts.retentionDays;
     if (Date.now() - this.retention.readAt > 60_000) {
       const row = await this.db.one<{ value: string }>('SELECT value FROM setting WHERE key = $1', [RETENTION_SETTING]);
-      const days = Number(row?.value);
-      this.retention = { days: Number.isFinite(days) && days > 0 ? days : 365, readAt: Date.now() };
+      // The readings the retention job keeps are the ones a back-filling gateway may still send.
+      this.retention = { days: historyRetentionDays(row?.value, this.opts.gxpRecords ?? true), readAt: Date.now() };
     }
     return this.retention.days;
   }

@@ -61,10 +61,15 @@ export function recordRetentionRefusal(key: ParamKey, value: string, current: Re
   return undefined;
 }
 
-/** The days the retention job keeps: the stored value, held to the GxP floor, and the log never below the history. */
+/** The days of sensor history kept (and accepted from a back-filling gateway): the stored value or its default, held to the GxP floor. */
+export function historyRetentionDays(stored: string | undefined, gxpRecords: boolean): number {
+  const days = Number(stored ?? PARAMS.sensor_history_retention_days.default);
+  return Math.max(Number.isFinite(days) && days > 0 ? days : Number(PARAMS.sensor_history_retention_days.default), gxpRecords ? GXP_MIN_RETENTION_DAYS : 1);
+}
+
+/** The days the retention job keeps: the history's (historyRetentionDays), and the log never below it. */
 export function effectiveRetention(current: Record<ParamKey, string>, gxpRecords: boolean): { history: number; log: number } {
-  const floor = gxpRecords ? GXP_MIN_RETENTION_DAYS : 1;
-  const history = Math.max(Number(current.sensor_history_retention_days), floor);
+  const history = historyRetentionDays(current.sensor_history_retention_days, gxpRecords);
   return { history, log: Math.max(Number(current.log_retention_days), history) };
 }
 

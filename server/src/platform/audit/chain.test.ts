@@ -250,9 +250,12 @@ describe('retention', () => {
     // A chain of old rows only goes whole; its head stays, and its next row links on.
     const d = await customer();
     await write(d, 3, new Date(now - 50 * DAY));
-    await db.query(`INSERT INTO setting (key, value) VALUES ('log_retention_days', '30') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);
+    await db.query(
+      `INSERT INTO setting (key, value) VALUES ('log_retention_days', '30'), ('sensor_history_retention_days', '30') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    );
 
-    const summary = await enforceRetention(db, now);
+    // Short settings: the "not for GxP records" mode allows them (the GxP floor: jobs/retention.test.ts).
+    const summary = await enforceRetention(db, now, false);
     expect(summary.logs).toBe(7);
     expect((await db.query<{ id: number }>('SELECT id FROM sys_log WHERE customer_id = $1 ORDER BY id', [c])).map((r) => r.id)).toEqual(young);
     expect(await db.query('SELECT id FROM sys_log WHERE customer_id = $1', [d])).toEqual([]);
