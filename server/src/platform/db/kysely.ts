@@ -9,9 +9,10 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import type { Scope } from '../auth/scope.js';
 import type { Queryable } from './client.js';
 import type { DB } from './schema.gen.js';
-import { GuardPlugin } from './tenant.js';
+import { GuardPlugin, ScopePlugin } from './tenant.js';
 
 /*
  * Kysely over the project's own Queryable: the same typed builder on PGlite and on
@@ -86,5 +87,16 @@ export function crossTenant(q: Queryable, _reason: string): Kysely<DB> {
   return bareOf(q);
 }
 
-/** @internal the unguarded builder, for scoped.ts to put its plugin on. */
-export const kyselyOf = bareOf;
+/**
+ * The typed builder for a caller: every tenant table a statement touches is filtered to the
+ * customers of `scope` (platform/db/tenant.ts), in the statement itself, so that an UPDATE or
+ * DELETE by id of another customer's row changes nothing. A platform user's scope (every
+ * customer) adds no filter. Non-tenant tables read as usual. Modules import it from scoped.ts.
+ *
+ * It lives here, beside `bareOf`, so that the unguarded builder is exported to nobody: the only
+ * ways out of this file are `system`, `crossTenant` (both confined by eslint.config.js) and this.
+ */
+export function scoped(q: Queryable, scope: Pick<Scope, 'customerIds'>): Kysely<DB> {
+  const base = bareOf(q);
+  return scope.customerIds === null ? base : base.withPlugin(new ScopePlugin(scope.customerIds));
+}
