@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Code, envelope, translate, type Locale, type RouteDef } from '@coldwatch/contract';
+import { Code, envelope, id, translate, type Locale, type RouteDef } from '@coldwatch/contract';
 import type { ZApp } from '../../modules/index.js';
 import { ok } from './envelope.js';
 
@@ -45,12 +45,40 @@ type Answer<D extends RouteDef> = D extends { raw: 'file' | 'stream' } ? unknown
 /** A field outside the schema is refused with its name (HTTP 400), not silently dropped. */
 const strict = (s: z.ZodType) => (s instanceof z.ZodObject ? s.strict() : s);
 
+/** The names of a path's parameters: `/service/gateway/:id` → ['id']. */
+export const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+
+/** A path parameter that names a record: `:id`, `:sensorId`. */
+const isIdName = (name: string) => /^id$|Id$/.test(name);
+
+/**
+ * The schema that validates a route's path parameters, so that no path text reaches a handler
+ * (and its SQL) unchecked. A parameter that names a record (`:id`, `:…Id`) and that the
+ * definition does not declare is derived from the path: the contract's `id`, a positive integer
+ * within PostgreSQL's integer, so that 12 letters, a decimal or 20 digits are a 400 naming it and
+ * never reach SQL. Any other parameter (`:type`, `:sn`) must be declared in the definition's
+ * `params`, a z.object, since only the contract knows its values: a definition that leaves one
+ * out is refused when the server starts.
+ */
+export function paramsSchema(def: Pick<RouteDef, 'method' | 'path' | 'params'>): z.ZodType | undefined {
+  const where = `${def.method} ${def.path}`;
+  if (def.params && !(def.params instanceof z.ZodObject)) throw new Error(`${where}: params must be a z.object`);
+  const declared = def.params as z.ZodObject | undefined;
+  const missing = pathParamNames(def.path).filter((n) => !(declared && n in declared.shape));
+  const undeclared = missing.filter((n) => !isIdName(n));
+  if (undeclared.length) throw new Error(`${where}: params must declare ${undeclared.map((n) => `:${n}`).join(', ')} (only record ids, :id and :…Id, are derived from the path)`);
+  if (!missing.length) return declared;
+  const derived = Object.fromEntries(missing.map((n) => [n, id]));
+  return declared ? declared.safeExtend(derived) : z.object(derived);
+}
+
 /**
  * Registers one operation of the contract: method, path, input schemas, the answer's schema
  * (wrapped in the envelope unless `raw`), its OpenAPI summary and tag, and the guard's
  * access. The handler returns the `result`; the envelope is added here. The answer is
  * serialised through its schema: a field the schema does not name never leaves the server,
- * and an answer that does not match it is an error (a failing test), not a silent leak.
+ * and an answer that does not match it is an error (a failing test), not a silent leak. Path
+ * parameters are always validated (paramsSchema), declared or not.
  */
 export function serve<D extends RouteDef>(
   app: ZApp,
@@ -60,6 +88,7 @@ export function serve<D extends RouteDef>(
 ) {
   const response = def.raw === 'file' || def.raw === 'stream' ? undefined : { 200: def.raw === 'json' ? def.result : envelope(def.result) };
   const { attachValidation, ...config } = access;
+  const params = paramsSchema(def);
   app.route({
     method: def.method,
     url: def.path,
@@ -70,7 +99,7 @@ export function serve<D extends RouteDef>(
       tags: [def.tag],
       ...(def.query ? { querystring: strict(def.query) } : {}),
       ...(def.body ? { body: strict(def.body) } : {}),
-      ...(def.params ? { params: def.params } : {}),
+      ...(params ? { params } : {}),
       ...(response ? { response } : {}),
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
