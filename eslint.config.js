@@ -12,6 +12,8 @@ import { readFileSync } from 'node:fs';
  * data through system(q). Three kinds of door bypass that, and each is confined here:
  *  - the raw methods of Db/Queryable (platform/db/client.ts): `query`, `one`, `run`, `exec`,
  *    `copyIn`, and PGlite's `dumpDataDir` (rule coldwatch/raw-sql, below);
+ *  - raw fragments inside the builders: sql`…` naming a tenant table, sql.raw/table/id
+ *    (rule coldwatch/sql-fragment);
  *  - the unscoped builder `crossTenant(q, why)` and `scoped(q, { customerIds: null })`;
  *  - the builder's internals: anything of platform/db/kysely.ts but `system` and `crossTenant`,
  *    and a Kysely of one's own (`new Kysely`) outside platform/db.
@@ -48,6 +50,8 @@ function tenantTablesIn(sqlText) {
 // Db/Queryable's methods that take SQL text (copyIn: a COPY target) or hand over raw data.
 const RAW_METHODS = new Set(['query', 'one', 'run', 'exec', 'copyIn']);
 const RAW_DATA_METHODS = new Set(['dumpDataDir']);
+// Kysely's `sql` helpers that put text or a table name into a statement unchecked by the scope.
+const SQL_NAMES = new Set(['raw', 'table', 'id']);
 
 /** The name a call's member is called by: `q.run(`, `q['run'](`. */
 function memberName(node) {
@@ -120,6 +124,46 @@ const rawSql = {
     };
   },
 };
+
+/*
+ * Raw fragments inside the builders. scoped() and system() check them at run time only after
+ * FROM/JOIN/UPDATE/INTO (tenant.ts): `FROM param p, sensor s`, sql.table('sensor') or
+ * sql.id('sensor') inside scoped() pass there, unfiltered. So a module writes no sql`…` naming
+ * a tenant table and no sql.raw/table/id but with a literal naming none. Where crossTenant is
+ * allowed, its fragments are as free as its builder.
+ */
+const sqlFragment = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'No raw fragment naming a tenant table inside the builders, outside the cross-tenant paths' },
+    schema: [],
+    messages: {
+      sqlTenant: 'sql`…` names the tenant table {{tables}}: raw fragments cannot be scoped; write it with the query builder through scoped(q, scope) (docs/data-layer.md).',
+      sqlName: 'sql.{{method}}() with {{what}}: a table reached this way is not scoped; write it with the query builder through scoped(q, scope) (docs/data-layer.md).',
+    },
+  },
+  create(context) {
+    return {
+      TaggedTemplateExpression(node) {
+        if (node.tag.type !== 'Identifier' || node.tag.name !== 'sql') return;
+        const tables = tenantTablesIn(node.quasi.quasis.map((q) => q.value.cooked ?? '').join(' ? '));
+        if (tables.length) context.report({ node, messageId: 'sqlTenant', data: { tables: tables.join(', ') } });
+      },
+      CallExpression(node) {
+        const name = memberName(node.callee);
+        if (!name || !SQL_NAMES.has(name) || node.callee.object.type !== 'Identifier' || node.callee.object.name !== 'sql') return;
+        const arg = node.arguments[0];
+        if (arg?.type !== 'Literal' || typeof arg.value !== 'string') {
+          return context.report({ node, messageId: 'sqlName', data: { method: name, what: 'a name that is not a string literal' } });
+        }
+        const tables = tenantTablesIn(arg.value);
+        if (tables.length) context.report({ node, messageId: 'sqlName', data: { method: name, what: `the tenant table ${tables.join(', ')}` } });
+      },
+    };
+  },
+};
+
+const coldwatch = { rules: { 'raw-sql': rawSql, 'sql-fragment': sqlFragment } };
 
 const RAW_SQL_ALLOWED = [
   // The hot path: the ingest writer, partitions and rollups; the alarm evaluator and notifier.
@@ -203,13 +247,15 @@ export default tseslint.config(
   {
     files: ['server/src/**/*.ts'],
     ignores: RAW_SQL_ALLOWED,
-    plugins: { coldwatch: { rules: { 'raw-sql': rawSql } } },
+    plugins: { coldwatch },
     rules: { 'coldwatch/raw-sql': 'error' },
   },
   {
     files: ['server/src/**/*.ts'],
     ignores: CROSS_TENANT_ALLOWED,
+    plugins: { coldwatch },
     rules: {
+      'coldwatch/sql-fragment': 'error',
       'no-restricted-imports': [
         'error',
         {

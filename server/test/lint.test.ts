@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const MODULE = 'server/src/modules/scratch/scratch.repository.ts';
-const RULES = new Set(['coldwatch/raw-sql', 'no-restricted-imports', '@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
+const RULES = new Set(['coldwatch/raw-sql', 'coldwatch/sql-fragment', 'no-restricted-imports', '@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
 
 let eslint: ESLint;
 beforeAll(() => {
@@ -106,6 +106,19 @@ describe('every raw method of Db/Queryable, with every kind of argument', () => 
 });
 
 describe('the other doors stay shut', () => {
+  it('raw fragments inside the builders: sql`…` naming a tenant table, sql.raw/table/id', async () => {
+    const head = `import { sql } from 'kysely';\ndeclare const name: string;\n`;
+    for (const [frag, expected] of [
+      ['sql`select s.* from param p, sensor s`', /^coldwatch\/sql-fragment: sql`…` names the tenant table sensor: raw fragments cannot be scoped/],
+      ["sql`exists (select 1 from gateway g where g.id = ${1})`", /^coldwatch\/sql-fragment: sql`…` names the tenant table gateway:/],
+      ["sql.table('sensor')", /^coldwatch\/sql-fragment: sql\.table\(\) with the tenant table sensor:/],
+      ["sql.id('carrier')", /^coldwatch\/sql-fragment: sql\.id\(\) with the tenant table carrier:/],
+      ['sql.raw(name)', /^coldwatch\/sql-fragment: sql\.raw\(\) with a name that is not a string literal:/],
+    ] as const) {
+      expect(await confinement(`${head}export const x = ${frag};`), frag).toEqual([expect.stringMatching(expected)]);
+    }
+  });
+
   it('crossTenant, whatever path names kysely.ts', async () => {
     for (const [path, from] of [
       [MODULE, '../../platform/db/kysely.js'],
@@ -140,7 +153,8 @@ declare const q: Queryable;
 declare const scope: { customerIds: number[] | null; homeCustomerId: number };
 const k: Kysely<DB> = scoped(q, scope);
 const own: K<DB> = scoped(q, { customerIds: [scope.homeCustomerId] });
-export const rows = await k.selectFrom('sensor').select(['id', sql<number>\`1\`.as('one')]).execute();
+export const rows = await k.selectFrom('sensor').select(['id', sql<number>\`1\`.as('one'), sql<string>\`coalesce(\${sql.ref('name')}, '')\`.as('n')]).execute();
+export const raw = sql.raw('now()');
 export const mine = await own.selectFrom('app_user').select('id').execute();
 export const params = await system(q).selectFrom('param').selectAll().execute();
 await q.query('SELECT 1');
@@ -161,6 +175,8 @@ export const m3 = new RegExp('y').exec('y');
     expect(await confinement(raw, 'server/src/modules/history/history.repository.ts')).toEqual([]);
     const cross = `import { crossTenant } from '../../platform/db/kysely.js';\ncrossTenant({} as any, 'counts of every customer, never rows');\n`;
     expect(await confinement(cross, 'server/src/modules/metrics/metrics.routes.ts')).toEqual([]);
+    const fragment = `import { sql } from 'kysely';\nexport const x = sql\`delete from reading_5m where bucket < now()\`;\n`;
+    expect(await confinement(fragment, 'server/src/jobs/scratch.ts')).toEqual([]);
     const inside = `import { Kysely } from 'kysely';\nimport { kyselyOf } from './kysely.js';\nexport const k = [Kysely, kyselyOf];\n`;
     expect(await confinement(inside, 'server/src/platform/db/scratch.ts')).toEqual([]);
   });
