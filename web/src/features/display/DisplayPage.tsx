@@ -1,89 +1,61 @@
 /** /device/displayscreen: the display screens of the caller's scope (spec §2, §3 Display): search, alarm settings, edit, stop or enable, delete. */
-import { useMemo, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { App, Button, Dropdown, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { displayApi, type DisplayRow } from '@coldwatch/contract';
-import { idList } from '../../api/call';
-import { useAction } from '../../api/hooks';
-import { seesManyCustomers, useAuth } from '../../app/auth';
-import { PageCard, PagedTable, SearchBar, type PagedTableRef, type SearchField } from '../../ui';
-import { DeviceStatus } from '../device/DeviceStatus';
+import { useAuth } from '../../app/auth';
+import { ListPage, useListRef, type ListColumn } from '../../ui';
+import { flatDeleteTexts, flatStatusTexts, useDeviceActions, useDeviceColumns } from '../device/deviceList';
 import { DisplayDialog } from './DisplayDialog';
 
 export default function DisplayPage() {
   const { t } = useTranslation('display');
-  const { can, user } = useAuth();
-  const { modal } = App.useApp();
+  const { can } = useAuth();
   const navigate = useNavigate();
-  const table = useRef<PagedTableRef>(null);
-  const [filters, setFilters] = useState<{ devNo?: string; name?: string; status?: number }>({});
+  const list = useListRef();
   const [editing, setEditing] = useState<DisplayRow | 'new' | null>(null);
-  const params = useMemo(() => ({ ...filters }), [filters]);
-  const reload = () => table.current?.reload();
-  const setStatus = useAction(displayApi.setStatus, { onDone: reload });
-  const del = useAction(displayApi.del, { success: t('msg.deleted'), onDone: reload });
-  const confirm = (title: string, content: string, ok: string, onOk: () => Promise<unknown>, danger = true) => modal.confirm({ title, content, okText: ok, okButtonProps: { danger }, cancelText: t('cancel'), onOk });
+  const col = useDeviceColumns();
+  const act = useDeviceActions<DisplayRow>({ api: displayApi, reload: list.reload, cancel: t('cancel'), deleted: t('msg.deleted'), editPerm: 'editDisplay', removePerm: 'removeDisplay', statusTexts: flatStatusTexts(t), deleteTexts: flatDeleteTexts(t) });
   const detail = (r: DisplayRow) => navigate(`/DisplayDetail?id=${r.id}`);
+  const seconds = (v: number) => `${v} s`;
 
-  const columns: ColumnsType<DisplayRow> = [
-    { title: t('col.status'), dataIndex: 'status', width: 100, render: (s: number) => <DeviceStatus status={s} lastSeen={null} tz={null} /> },
-    { title: t('col.devNo'), dataIndex: 'devNo', width: 120, render: (v: string, r) => <Typography.Link code onClick={() => detail(r)}>{v}</Typography.Link> },
-    { title: t('col.name'), dataIndex: 'name', width: 150, ellipsis: true, render: (v: string, r) => (r.nickname ? `${v} (${r.nickname})` : v) },
-    { title: t('col.carrier'), dataIndex: 'carrierName', width: 150, ellipsis: true, render: (v: string | null, r) => (v ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.carrierId}`)}>{v}</Typography.Link> : <Typography.Text type="secondary">{t('unbound')}</Typography.Text>) },
+  const columns: ListColumn<DisplayRow>[] = [
+    col.status(t),
+    col.number(t('col.devNo'), 'devNo', 120, detail),
+    { title: t('col.name'), dataIndex: 'name', width: 150, ellipsis: true, render: (v: string, r) => (r.nickname ? `${v} (${r.nickname})` : v), search: { type: 'input', width: 140 } },
+    col.carrier(t('col.carrier'), 150, t('unbound')),
     { title: t('col.alarmOn'), dataIndex: 'alarmOn', width: 90, render: (v: boolean) => <Tag color={v ? 'green' : 'default'}>{t(v ? 'on' : 'off')}</Tag> },
-    { title: t('col.alarmDuration'), dataIndex: 'alarmDuration', width: 110, align: 'right', render: (v: number) => `${v} s` },
-    { title: t('col.alarmInterval'), dataIndex: 'alarmInterval', width: 110, align: 'right', render: (v: number) => `${v} s` },
-    { title: t('col.heartbeatInterval'), dataIndex: 'heartbeatInterval', width: 110, align: 'right', render: (v: number) => `${v} s` },
-    { title: t('col.gateway'), dataIndex: 'gatewaySn', width: 140, render: (v: string, r) => <Typography.Link onClick={() => navigate(`/GateWayDetail?id=${r.gatewayId}`)}>{v}</Typography.Link> },
-    ...(seesManyCustomers(user?.userType) ? [{ title: t('col.customer'), dataIndex: 'customerName', width: 140, ellipsis: true }] : []),
-    {
-      title: t('col.actions'),
-      key: 'actions',
-      width: 110,
-      fixed: 'right',
-      render: (_, r) => (
-        <Dropdown.Button
-          size="small"
-          onClick={() => detail(r)}
-          menu={{
-            items: [
-              ...(can('editDisplay') ? [{ key: 'edit', label: t('edit') }, { key: 'status', label: t(r.status === 2 ? 'enable' : 'stop') }] : []),
-              ...(can('removeDisplay') ? [{ key: 'delete', danger: true, label: t('delete') }] : []),
-            ],
-            onClick: ({ key }) => {
-              if (key === 'edit') setEditing(r);
-              if (key === 'status') confirm(t(r.status === 2 ? 'enableTitle' : 'stopTitle', { name: r.name }), t(r.status === 2 ? 'enableText' : 'stopText'), t(r.status === 2 ? 'enable' : 'stop'), () => setStatus.run({ body: { ids: [r.id], stopped: r.status !== 2 } }), r.status !== 2);
-              if (key === 'delete') confirm(t('deleteTitle', { name: r.name }), t('deleteText'), t('delete'), () => del.run({ query: { ids: idList([r.id]) } }));
-            },
-          }}
-        >
-          {t('detail')}
-        </Dropdown.Button>
-      ),
-    },
-  ];
-  const fields: SearchField[] = [
-    { name: 'devNo', type: 'input', label: t('col.devNo'), width: 140 },
-    { name: 'name', type: 'input', label: t('col.name'), width: 140 },
-    { name: 'status', type: 'select', label: t('col.status'), width: 110, options: [0, 1, 2].map((s) => ({ value: s, label: t(`device:status.${s}`) })) },
+    { title: t('col.alarmDuration'), dataIndex: 'alarmDuration', width: 110, align: 'right', render: seconds },
+    { title: t('col.alarmInterval'), dataIndex: 'alarmInterval', width: 110, align: 'right', render: seconds },
+    { title: t('col.heartbeatInterval'), dataIndex: 'heartbeatInterval', width: 110, align: 'right', render: seconds },
+    col.gateway(t('col.gateway')),
+    col.customer(t('col.customer')),
   ];
   return (
-    <PageCard title={t('title')}>
-      <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16, flexWrap: 'wrap' }}>
-        <div style={{ flex: 1, minWidth: 240 }}>
-          <SearchBar fields={fields} onSearch={(v) => setFilters({ devNo: v.devNo as string, name: v.name as string, status: v.status as number })} />
-        </div>
-        {can('newDisplay') && (
+    <ListPage
+      ref={list.ref}
+      title={t('title')}
+      route={displayApi.page}
+      columns={columns}
+      actions={{
+        title: t('col.actions'),
+        width: 110,
+        primary: { label: t('detail'), onClick: detail },
+        items: [{ key: 'edit', perm: 'editDisplay', label: t('edit'), onClick: setEditing }, act.status, act.remove],
+      }}
+      toolbar={
+        can('newDisplay') && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
             {t('add')}
           </Button>
-        )}
-      </div>
-      <PagedTable ref={table} route={displayApi.page} params={params} size="small" rowKey="id" columns={columns} locale={{ emptyText: t('empty') }} scroll={{ x: 1400 }} />
-      <DisplayDialog target={editing} onClose={() => setEditing(null)} onDone={reload} />
-    </PageCard>
+        )
+      }
+      empty={t('empty')}
+      scrollX={1400}
+    >
+      <DisplayDialog target={editing} onClose={() => setEditing(null)} onDone={list.reload} />
+    </ListPage>
   );
 }
