@@ -17,9 +17,11 @@ interface Device {
   id: number;
   status: number;
 }
-interface Bound {
+interface Carried {
   carrierId: number | null;
   carrierName: string | null;
+}
+interface OnGateway {
   gatewayId: number;
   gatewaySn: string;
 }
@@ -53,7 +55,7 @@ export function useDeviceColumns() {
       search: { type: 'input', width: searchWidth },
     }),
     /** The bound carrier as a link to it, or `unbound` (a text, or '--'). */
-    carrier: <R extends Bound>(title: string, width: number, unbound?: string): ListColumn<R> => ({
+    carrier: <R extends Carried>(title: string, width: number, unbound?: string): ListColumn<R> => ({
       title,
       dataIndex: 'carrierName' as keyof R & string,
       width,
@@ -61,7 +63,7 @@ export function useDeviceColumns() {
       render: (v: string | null, r: R) => (v ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.carrierId}`)}>{v}</Typography.Link> : unbound === undefined ? '--' : <Typography.Text type="secondary">{unbound}</Typography.Text>),
     }),
     /** The gateway's serial number as a link to it. */
-    gateway: <R extends Bound>(title: string): ListColumn<R> => ({
+    gateway: <R extends OnGateway>(title: string): ListColumn<R> => ({
       title,
       dataIndex: 'gatewaySn' as keyof R & string,
       width: 140,
