@@ -2,7 +2,7 @@
 // `npm start`: build the web app when web/dist is missing or older than its sources, then run
 // the console (server/src/main.ts through tsx) with the demo defaults, forwarding signals.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,8 +64,30 @@ export function buildWeb(reason) {
   console.log(`Web app built in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
 }
 
+/**
+ * Null when this Node.js is at least the package.json's `engines.node` (">=N"), else the
+ * message that says which Node is needed and how to get it.
+ */
+export function nodeTooOld(version = process.versions.node) {
+  const wanted = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).engines?.node ?? '';
+  const min = Number(/^>=\s*(\d+)/.exec(wanted)?.[1] ?? 0);
+  const lts = readFileSync(path.join(root, '.nvmrc'), 'utf8').trim();
+  if (Number(version.split('.')[0]) >= min) return null;
+  return [
+    `Coldwatch needs Node.js ${min} or later (it is tested on ${lts}, the current LTS); this is Node.js ${version}.`,
+    `Install Node.js ${lts} (nvm install, which reads .nvmrc, or your system's packages; on Linux x64`,
+    `  export PATH="$(bash scripts/node-lts.sh):$PATH"  fetches it from the npm registry),`,
+    'then run npm install && npm start again.',
+  ].join('\n');
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
+  const tooOld = nodeTooOld();
+  if (tooOld) {
+    console.error(tooOld);
+    process.exit(1);
+  }
   const reason = webBuildNeeded();
   if (reason) buildWeb(reason);
 
