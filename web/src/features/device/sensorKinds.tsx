@@ -3,10 +3,10 @@
  * /device/magnetism): each its routes, function codes, detail page and the values it reports.
  */
 import { Tag } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
-import { gasApi, magnetApi, sensorApi, type FuncObject, type SensorKind, type SensorRow } from '@coldwatch/contract';
+import { GAS_CODES, gasApi, magnetApi, SENSOR_TYPES, sensorApi, type FuncObject, type SensorKind, type SensorRow } from '@coldwatch/contract';
 import { fmtValue } from '../../lib/format';
+import type { ListColumn } from '../../ui';
 import { typeName } from '../type/typeLabels';
 
 export interface SensorKindDef {
@@ -34,18 +34,33 @@ export function DoorTag({ door, t }: { door: number | null; t: TFunction }) {
   return <Tag color={door ? 'orange' : 'green'}>{t(door ? 'magnet.open' : 'magnet.closed')}</Tag>;
 }
 
-/** The columns of what a kind reports: temperature and humidity, a gas and its concentration, a door's state. */
-export function valueColumns(kind: SensorKind, t: TFunction): ColumnsType<SensorRow> {
+/** The radio sensors' types (the sensor page's type filter). */
+export const RADIO_TYPES = SENSOR_TYPES.filter((s) => s !== 'gas' && s !== 'magnet');
+
+/** The columns of what a kind reports: temperature and humidity, a gas and its concentration, a door's state; the type and the gas are searched by. */
+export function valueColumns(kind: SensorKind, t: TFunction): ListColumn<SensorRow>[] {
   if (kind === 'gas') {
     return [
-      { title: t('gas.gasCode'), dataIndex: 'gasCode', width: 220, render: (v: string | null) => (v ? typeName(t, 'gas', v) : '--') },
+      {
+        title: t('gas.gasCode'),
+        dataIndex: 'gasCode',
+        width: 220,
+        render: (v: string | null) => (v ? typeName(t, 'gas', v) : '--'),
+        search: { type: 'select', width: 220, options: GAS_CODES.map((g) => ({ value: g, label: typeName(t, 'gas', g) })) },
+      },
       { title: t('gas.value'), dataIndex: 'gas', width: 110, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} ppm`) },
     ];
   }
   if (kind === 'magnet') return [{ title: t('magnet.door'), dataIndex: 'door', width: 110, render: (v: number | null) => <DoorTag door={v} t={t} /> }];
   return [
     { title: t('configStatus.title'), dataIndex: 'configStatus', width: 100, render: (v: SensorRow['configStatus']) => <Tag color={CONFIG_COLORS[v]}>{t(`configStatus.${v}`)}</Tag> },
-    { title: t('sensor.type'), dataIndex: 'type', width: 190, render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }) },
+    {
+      title: t('sensor.type'),
+      dataIndex: 'type',
+      width: 190,
+      render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }),
+      search: { type: 'select', width: 190, options: RADIO_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) })) },
+    },
     { title: t('sensor.temp'), dataIndex: 'temp', width: 90, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} °C`) },
     { title: t('sensor.hum'), dataIndex: 'hum', width: 100, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} %RH`) },
   ];
