@@ -1,6 +1,7 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 import { contains, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 
@@ -39,7 +40,8 @@ export function page(q: Queryable, scope: Scope, f: AlarmLogFilter) {
     ])
     .where((eb) => {
       const and: Expression<SqlBool>[] = [];
-      if (scope.sceneIds !== null) and.push(eb('c.scene_id', 'in', scope.sceneIds.length ? scope.sceneIds : [0]));
+      // By the log's carrier as it is now (a log whose carrier is gone: unlimited callers only).
+      and.push(sceneLimit(eb, scope, 'carrier', 'c'));
       if (f.customerId) and.push(eb('l.customer_id', '=', f.customerId));
       if (f.carrierId) and.push(eb('l.carrier_id', '=', f.carrierId));
       if (f.carrierName) and.push(eb('l.carrier_name', 'ilike', contains(f.carrierName)));

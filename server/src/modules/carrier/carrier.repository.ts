@@ -7,7 +7,8 @@ import { scoped } from '../../platform/db/scoped.js';
 import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, paramError } from '../../platform/http/errors.js';
-import { idsInScope, inUse, limitOf, mapUnique, rowInScope, sameCustomer, subtreeIds } from '../dm/records.js';
+import { idsInScope, inUse, mapUnique, rowInScope, sameCustomer, subtreeIds } from '../dm/records.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 type From = DB & { c: DB['carrier']; s: DB['scene']; cu: DB['customer'] };
 
@@ -59,7 +60,7 @@ export interface CarrierFilter extends PageInput {
 export async function carrierFilter(k: Kysely<DB>, scope: Scope, f: Omit<CarrierFilter, keyof PageInput>) {
   const sub = f.sceneId ? await subtreeIds(k, f.sceneId) : undefined;
   return (eb: ExpressionBuilder<From, 'c'>) => {
-    const and = [limitOf(eb, scope, 'carrier', 'c')];
+    const and = [sceneLimit(eb, scope, 'carrier', 'c')];
     if (f.customerId) and.push(eb('c.customer_id', '=', f.customerId));
     if (f.type) and.push(eb('c.type', '=', f.type));
     if (f.status) and.push(eb('c.status', '=', f.status));
@@ -83,7 +84,7 @@ export async function detail(q: Queryable, scope: Scope, id: number) {
   const k = scoped(q, scope);
   const row: CarrierRow | undefined = await carrierSelect(k)
     .where('c.id', '=', id)
-    .where((eb) => limitOf(eb, scope, 'carrier', 'c'))
+    .where((eb) => sceneLimit(eb, scope, 'carrier', 'c'))
     .executeTakeFirst();
   if (!row) return undefined;
   const contacts = await k

@@ -13,7 +13,7 @@ import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { paged, type PageInput, type Paged } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
-import { limitOf } from '../dm/records.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /*
  * The GSP checks (docs/compliance.md), computed from the records as they are at the call, so a
@@ -42,7 +42,7 @@ function sensorsInUse(k: Kysely<DB>, scope: Scope, customerId?: number) {
     .where('x.status', '<>', DEVICE_STATUS.stopped)
     .where('x.type', 'not in', NOT_CLIMATE)
     .where('c.status', 'not in', IDLE_CARRIERS)
-    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .$if(customerId !== undefined, (qb) => qb.where('x.customer_id', '=', customerId!));
 }
 
@@ -146,7 +146,7 @@ function smsReach(k: Kysely<DB>, scope: Scope, customerId?: number) {
       .selectFrom('carrier as c')
       .innerJoin('customer as cu', 'cu.id', 'c.customer_id')
       .where('c.status', 'not in', IDLE_CARRIERS)
-      .where((eb) => limitOf(eb, scope, 'carrier', 'c'))
+      .where((eb) => sceneLimit(eb, scope, 'carrier', 'c'))
       .$if(customerId !== undefined, (qb) => qb.where('c.customer_id', '=', customerId!))
       .select((eb) => [
         'c.id as carrierId',

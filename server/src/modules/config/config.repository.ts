@@ -6,7 +6,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { notFound, paramError } from '../../platform/http/errors.js';
-import { limitOf } from '../dm/records.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /** Commands still waiting for their gateway's answer. */
 const OPEN = ['prepare', 'issuing'];
@@ -31,7 +31,7 @@ export async function issue(q: Queryable, scope: Scope, b: ConfigBody): Promise<
     .innerJoin('gateway as g', 'g.id', 'x.gateway_id')
     .select(['x.id', 'x.dev_no', 'x.type', 'x.customer_id', 'x.gateway_id', 'g.sn'])
     .where('x.id', 'in', ids)
-    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .execute();
   if (sensors.length !== ids.length) throw notFound();
   if (new Set(sensors.map((s) => s.type)).size > 1) throw paramError('errors.config.mixedTypes', { ids: 'errors.config.mixedTypes' });
@@ -88,7 +88,7 @@ export function configLog(q: Queryable, scope: Scope, f: PageInput & { devNo?: s
       msOrNull('d.finished_at').as('finishedAt'),
     ])
     .where((eb) => {
-      const and: Expression<SqlBool>[] = [limitOf(eb, scope, 'gateway', 'g')];
+      const and: Expression<SqlBool>[] = [sceneLimit(eb, scope, 'gateway', 'g')];
       if (f.devNo) and.push(eb('d.dev_no', 'ilike', contains(f.devNo)));
       if (f.sensorId) and.push(eb('d.sensor_id', '=', f.sensorId));
       if (f.status) and.push(eb('d.status', '=', f.status));
@@ -105,7 +105,7 @@ export async function remove(q: Queryable, scope: Scope, ids: number[]) {
     .innerJoin('gateway as g', 'g.id', 'd.gateway_id')
     .select(['d.id', 'd.status'])
     .where('d.id', 'in', ids)
-    .where((eb) => limitOf(eb, scope, 'gateway', 'g'))
+    .where((eb) => sceneLimit(eb, scope, 'gateway', 'g'))
     .forUpdate()
     .execute();
   if (found.length !== new Set(ids).size) throw notFound();

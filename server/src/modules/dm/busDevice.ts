@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { DB } from '../../platform/db/schema.gen.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { notFound } from '../../platform/http/errors.js';
-import { limitOf } from './records.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /*
  * The devices that hang on a gateway without readings of their own (relays, displays, smart
@@ -12,7 +12,7 @@ import { limitOf } from './records.js';
  */
 export type BusTable = 'display' | 'base';
 
-export const busLimit = (eb: ExpressionBuilder<any, any>, scope: Scope, alias = 't') => limitOf(eb, scope, 'gateway', alias);
+export const busLimit = (eb: ExpressionBuilder<any, any>, scope: Scope, alias = 't') => sceneLimit(eb, scope, 'gateway', alias);
 
 /** Stopped (2) by a user, else online (1) or offline (0) as its gateway. */
 export const busStatus = () => sql<number>`CASE WHEN t.status = 2 THEN 2 WHEN g.status = 1 THEN 1 ELSE 0 END`;

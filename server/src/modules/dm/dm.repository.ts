@@ -7,7 +7,8 @@ import { countOf, msOrNull } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { carrierFilter, carrierSelect } from '../carrier/carrier.repository.js';
 import { sensorLiveSelect } from '../sensor/sensor.repository.js';
-import { limitOf, rangeState } from './records.js';
+import { rangeState } from './records.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 type Raw = Omit<LiveSensor, 'tempState' | 'humState' | 'inRange'>;
 
@@ -38,7 +39,7 @@ export async function carrierWithDevices(q: Queryable, scope: Scope, id: number)
   const k = scoped(q, scope);
   const carrier = await carrierSelect(k)
     .where('c.id', '=', id)
-    .where((eb) => limitOf(eb, scope, 'carrier', 'c'))
+    .where((eb) => sceneLimit(eb, scope, 'carrier', 'c'))
     .executeTakeFirst();
   if (!carrier) return undefined;
   const sensors = withStates(carrier, await liveSensors(k, [id]));
@@ -47,7 +48,7 @@ export async function carrierWithDevices(q: Queryable, scope: Scope, id: number)
     .selectFrom('gateway as t')
     .select(['t.id', 't.sn', 't.name', 't.type', 't.status', msOrNull('t.last_seen_at').as('lastSeenAt'), 't.power'])
     .where((eb) => eb.or([eb('t.carrier_id', '=', id), eb('t.id', 'in', eb.selectFrom('sensor').select('gateway_id').where('carrier_id', '=', id))]))
-    .where((eb) => limitOf(eb, scope, 'gateway'))
+    .where((eb) => sceneLimit(eb, scope, 'gateway'))
     .orderBy('t.id')
     .execute();
   const { n } = await k

@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import { Code } from '@coldwatch/contract';
 import type { DB } from '../../platform/db/schema.gen.js';
 import type { Scope } from '../../platform/auth/scope.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 import { AppError, conflict, noPermission, notFound, uniqueViolation } from '../../platform/http/errors.js';
 
 /*
@@ -55,19 +56,11 @@ export function rangeState(v: number | null | undefined, min: number | null, max
 }
 
 /**
- * The scene-limit condition of a record table (docs/permissions.md "Scene limit") for alias
- * `t`: a scene by its id, a carrier by its scene, a gateway or sensor by the carrier it is bound
- * to; contacts and probe ranges are the customer's and not limited.
+ * The scene-limit condition of a record table for alias `t`: `sceneLimit` of
+ * platform/db/sceneLimit.ts, where the limit of every scene-bound table is written once
+ * (contacts and probe ranges are the customer's and not limited). Kept for its callers.
  */
-export function limitOf(eb: ExpressionBuilder<any, any>, scope: Scope, table: RecordTable, alias = 't'): Expression<SqlBool> {
-  if (scope.sceneIds === null) return sql<boolean>`TRUE`;
-  if (table === 'scene') return eb(`${alias}.id`, 'in', scope.sceneIds);
-  if (table === 'carrier') return eb(`${alias}.scene_id`, 'in', scope.sceneIds);
-  if (table === 'gateway' || table === 'sensor') {
-    return eb(`${alias}.carrier_id`, 'in', eb.selectFrom('carrier as lc').select('lc.id').where('lc.scene_id', 'in', scope.sceneIds));
-  }
-  return sql<boolean>`TRUE`;
-}
+export const limitOf = (eb: ExpressionBuilder<any, any>, scope: Scope, table: RecordTable, alias = 't'): Expression<SqlBool> => sceneLimit(eb, scope, table, alias);
 
 /** One record of the caller's scope and limit, or 404 (a foreign id and a missing id look the same). */
 export async function rowInScope<T extends RecordTable>(k: Kysely<DB>, scope: Scope, table: T, id: number) {
@@ -75,7 +68,7 @@ export async function rowInScope<T extends RecordTable>(k: Kysely<DB>, scope: Sc
     .selectFrom(`${table} as t` as 'scene as t')
     .select(['t.id', 't.customer_id'])
     .where('t.id', '=', id)
-    .where((eb) => limitOf(eb, scope, table))
+    .where((eb) => sceneLimit(eb, scope, table))
     .executeTakeFirst();
   if (!row) throw notFound();
   return row;
@@ -87,7 +80,7 @@ export async function idsInScope(k: Kysely<DB>, scope: Scope, table: RecordTable
     .selectFrom(`${table} as t` as 'scene as t')
     .select(['t.id', 't.customer_id'])
     .where('t.id', 'in', ids)
-    .where((eb) => limitOf(eb, scope, table))
+    .where((eb) => sceneLimit(eb, scope, table))
     .forUpdate()
     .execute();
   if (rows.length !== new Set(ids).size) throw notFound();

@@ -5,6 +5,7 @@ import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 
 type From = DB & { e: DB['exception_record'] };
@@ -14,13 +15,7 @@ type From = DB & { e: DB['exception_record'] };
  * when it has none by the carrier its sensor or gateway is bound to. TRUE when unlimited.
  */
 export function exceptionLimitOf(eb: ExpressionBuilder<From, 'e'>, scope: Scope, alias = 'e'): Expression<SqlBool> {
-  if (scope.sceneIds === null) return sql<boolean>`TRUE`;
-  const carrierOf = eb.fn.coalesce(
-    eb.ref(`${alias}.carrier_id` as 'e.carrier_id'),
-    eb.selectFrom('sensor as ls').select('ls.carrier_id').whereRef('ls.id', '=', `${alias}.sensor_id` as 'e.sensor_id').$asScalar(),
-    eb.selectFrom('gateway as lg').select('lg.carrier_id').whereRef('lg.id', '=', `${alias}.gateway_id` as 'e.gateway_id').$asScalar(),
-  );
-  return eb(carrierOf, 'in', eb.selectFrom('carrier as lc').select('lc.id').where('lc.scene_id', 'in', scope.sceneIds));
+  return sceneLimit(eb, scope, 'exception_record', alias);
 }
 
 /** An exception as the API answers it; durationS of an ongoing one runs up to now. */

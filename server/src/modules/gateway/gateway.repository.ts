@@ -9,8 +9,9 @@ import { contains, countOf, msOf, msOrNull, paged, type PageInput } from '../../
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
 import { generateGatewaySecret, hashGatewaySecret } from '../../ingest/secret.js';
-import { idsInScope, inUse, limitOf, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
+import { idsInScope, inUse, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
 import { sensorLiveSelect } from '../sensor/sensor.repository.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /** Everything about a gateway but its secret hash, which never leaves the server. */
 function gatewaySelect(k: Kysely<DB>) {
@@ -56,7 +57,7 @@ const SORTABLE = { sn: 't.sn', name: 't.name', status: 't.status', lastSeenAt: '
 
 export function page(q: Queryable, scope: Scope, f: GatewayFilter) {
   const query = gatewaySelect(scoped(q, scope)).where((eb) => {
-    const and = [limitOf(eb, scope, 'gateway')];
+    const and = [sceneLimit(eb, scope, 'gateway')];
     if (f.sn) and.push(eb('t.sn', 'ilike', contains(f.sn)));
     if (f.name) and.push(eb.or([eb('t.name', 'ilike', contains(f.name)), eb('t.nickname', 'ilike', contains(f.name))]));
     if (f.status !== undefined) and.push(eb('t.status', '=', f.status));
@@ -70,7 +71,7 @@ export function page(q: Queryable, scope: Scope, f: GatewayFilter) {
 export function detail(q: Queryable, scope: Scope, id: number) {
   return gatewaySelect(scoped(q, scope))
     .where('t.id', '=', id)
-    .where((eb) => limitOf(eb, scope, 'gateway'))
+    .where((eb) => sceneLimit(eb, scope, 'gateway'))
     .executeTakeFirst();
 }
 
@@ -80,7 +81,7 @@ export async function withSensors(q: Queryable, scope: Scope, id: number) {
   if (!gateway) return undefined;
   const sensors = await sensorLiveSelect(scoped(q, scope))
     .where('x.gateway_id', '=', id)
-    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .orderBy('x.id')
     .execute();
   return { ...gateway, sensors };
@@ -126,7 +127,7 @@ export async function update(q: Queryable, scope: Scope, b: GatewayBody & { id: 
     .selectFrom('gateway as t')
     .select(['t.sn', 't.customer_id', 't.type'])
     .where('t.id', '=', b.id)
-    .where((eb) => limitOf(eb, scope, 'gateway'))
+    .where((eb) => sceneLimit(eb, scope, 'gateway'))
     .forUpdate()
     .executeTakeFirst();
   if (!cur) throw notFound();

@@ -2,8 +2,8 @@ import { carrierSeries, carrierValue, type CarrierHistoryResult, type HistoryPoi
 import type { Db } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import type { Scope } from '../../platform/auth/scope.js';
-import { limitOf } from '../dm/records.js';
 import { ROLLUP_AFTER_MS } from './history.repository.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 // Hot path like history.repository.ts: the carrier is found in the caller's scope first, then
 // every reading query is by its sensors' ids.
@@ -32,7 +32,7 @@ export async function carrierHistory(db: Db, scope: Scope, a: CarrierHistoryArgs
     .selectFrom('carrier as c')
     .select(['c.id', 'c.customer_id', 'c.name', 'c.sample_mode', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
     .where('c.id', '=', a.carrierId)
-    .where((eb) => limitOf(eb, scope, 'carrier', 'c'))
+    .where((eb) => sceneLimit(eb, scope, 'carrier', 'c'))
     .executeTakeFirst();
   if (!carrier) return undefined;
   const sensors = await db.query<{ id: number; dev_no: string; sample_interval: number }>(

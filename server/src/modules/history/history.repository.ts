@@ -2,8 +2,8 @@ import { sensorMeasuresHumidity, type HistoryPoint, type HistoryResult, type Sen
 import type { Db } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import type { Scope } from '../../platform/auth/scope.js';
-import { limitOf } from '../dm/records.js';
 import { msColumn } from '../../platform/db/query.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 // The reading queries below are the hot path, written as SQL (docs/data-layer.md): the sensor is
 // found in the caller's scope first, and every reading query is by that sensor's id and its
@@ -40,7 +40,7 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
     .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
     .select(['x.id', 'x.type', 'x.customer_id as customerId', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
     .where('x.dev_no', '=', a.deviceNo)
-    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .executeTakeFirst()
     .then((r) => r && { ...r, type: r.type as SensorType });
   if (!sensor) return undefined;

@@ -1,5 +1,6 @@
 import { liveApi } from '@coldwatch/contract';
 import { scoped } from '../../platform/db/scoped.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 import type { Module } from '../index.js';
 import { serve } from '../../platform/http/route.js';
 import { canSee, type Scope } from '../../platform/auth/scope.js';
@@ -27,10 +28,9 @@ interface LiveLimit {
 async function liveLimit(q: Queryable, scope: Scope): Promise<LiveLimit | null> {
   if (scope.sceneIds === null) return null;
   const k = scoped(q, scope);
-  const carriers = k.selectFrom('carrier').select('id').where('scene_id', 'in', scope.sceneIds);
-  const c = await carriers.execute();
-  const s = await k.selectFrom('sensor').select('id').where('carrier_id', 'in', carriers).execute();
-  const g = await k.selectFrom('gateway').select('id').where('carrier_id', 'in', carriers).execute();
+  const c = await k.selectFrom('carrier as t').select('t.id').where((eb) => sceneLimit(eb, scope, 'carrier')).execute();
+  const s = await k.selectFrom('sensor as t').select('t.id').where((eb) => sceneLimit(eb, scope, 'sensor')).execute();
+  const g = await k.selectFrom('gateway as t').select('t.id').where((eb) => sceneLimit(eb, scope, 'gateway')).execute();
   const ids = (rows: { id: number }[]) => new Set(rows.map((r) => r.id));
   return { carriers: ids(c), sensors: ids(s), gateways: ids(g) };
 }

@@ -6,15 +6,12 @@ import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { notFound } from '../../platform/http/errors.js';
-import { exceptionLimitOf } from '../exception/exception.repository.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 type From = DB & { n: DB['notice_log'] };
 
 /** Scene limit of a notice: the notices of exceptions in the limit (a notice without exception, unlimited callers only). */
-function noticeLimitOf(eb: ExpressionBuilder<From, 'n'>, scope: Scope): Expression<SqlBool> {
-  if (scope.sceneIds === null) return sql<boolean>`TRUE`;
-  return eb('n.exception_id', 'in', eb.selectFrom('exception_record as e').select('e.id').where((e) => exceptionLimitOf(e, scope)));
-}
+const noticeLimitOf = (eb: ExpressionBuilder<From, 'n'>, scope: Scope): Expression<SqlBool> => sceneLimit(eb, scope, 'notice_log', 'n');
 
 export interface NoticeFilter extends PageInput {
   type?: string;

@@ -8,7 +8,7 @@ import type { Scope } from '../../platform/auth/scope.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { sensorLiveSelect } from '../sensor/sensor.repository.js';
 import { withStates } from '../dm/dm.repository.js';
-import { limitOf } from '../dm/records.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 
 /** A floor-plan node of the caller's scope and limit; any other node type is refused (spec §3 funcType 1). */
@@ -17,7 +17,7 @@ async function planeScene(k: Kysely<DB>, scope: Scope, sceneId: number) {
     .selectFrom('scene as t')
     .select(['t.id', 't.customer_id', 't.func_type', 't.label'])
     .where('t.id', '=', sceneId)
-    .where((eb) => limitOf(eb, scope, 'scene'))
+    .where((eb) => sceneLimit(eb, scope, 'scene'))
     .executeTakeFirst();
   if (!s) throw notFound();
   if (s.func_type !== SCENE_FUNC.floorPlan) throw new AppError(Code.FAILED, 'errors.rule.notFloorPlan');
@@ -62,7 +62,7 @@ export async function savePositions(q: Queryable, scope: Scope, sceneId: number,
       .select('t.id')
       .where('t.id', 'in', ids)
       .where('t.customer_id', '=', s.customer_id)
-      .where((eb) => limitOf(eb, scope, 'sensor'))
+      .where((eb) => sceneLimit(eb, scope, 'sensor'))
       .execute();
     if (ok.length !== ids.length) throw notFound();
   }
@@ -87,7 +87,7 @@ export async function unplaced(q: Queryable, scope: Scope, sceneId: number) {
     .leftJoin('carrier as c', 'c.id', 't.carrier_id')
     .select(['t.id', 't.dev_no as devNo', 't.type', 't.carrier_id as carrierId', 'c.name as carrierName'])
     .where('t.customer_id', '=', s.customer_id)
-    .where((eb) => limitOf(eb, scope, 'sensor'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor'))
     .where((eb) => eb.not(eb.exists(eb.selectFrom('scene_device_position as p').select('p.sensor_id').whereRef('p.sensor_id', '=', 't.id'))))
     .orderBy('t.dev_no')
     .limit(2000)
@@ -103,7 +103,7 @@ export async function placed(q: Queryable, scope: Scope, sceneId: number) {
     .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
     .select(['p.x', 'p.y', 'c.name as carrierName', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
     .where('p.scene_id', '=', s.id)
-    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .orderBy('x.dev_no')
     .execute();
   return rows.map(({ humMin, humMax, ...r }) => withStates({ tempMin: r.tempMin, tempMax: r.tempMax, humMin, humMax }, [r])[0]);

@@ -7,7 +7,8 @@ import { scoped } from '../../platform/db/scoped.js';
 import { countOf } from '../../platform/db/query.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { AppError, conflict, noPermission, notFound } from '../../platform/http/errors.js';
-import { idsInScope, inUse, limitOf, mapUnique, sameCustomer, subtreeIds } from '../dm/records.js';
+import { idsInScope, inUse, mapUnique, sameCustomer, subtreeIds } from '../dm/records.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /** Floor-plan nodes hold a picture with positioned devices, not a subtree (spec §4). */
 const FLOOR_PLAN = SCENE_FUNC.floorPlan;
@@ -22,7 +23,7 @@ export function scenesOf(q: Queryable, scope: Scope, customerIds: number[]) {
     .selectFrom('scene as t')
     .select(['t.id', 't.customer_id', 't.parent_id', 't.code', 't.label', 't.func_type', 't.lng', 't.lat'])
     .where('t.customer_id', 'in', customerIds.length ? customerIds : [0])
-    .where((eb) => limitOf(eb, scope, 'scene'))
+    .where((eb) => sceneLimit(eb, scope, 'scene'))
     .orderBy('t.sort')
     .orderBy('t.id')
     .execute();
@@ -33,7 +34,7 @@ export function carriersOf(q: Queryable, scope: Scope, customerIds: number[]) {
     .selectFrom('carrier as t')
     .select(['t.id', 't.customer_id', 't.scene_id', 't.name', 't.type'])
     .where('t.customer_id', 'in', customerIds.length ? customerIds : [0])
-    .where((eb) => limitOf(eb, scope, 'carrier'))
+    .where((eb) => sceneLimit(eb, scope, 'carrier'))
     .orderBy('t.id')
     .execute();
 }
@@ -63,7 +64,7 @@ export function detail(q: Queryable, scope: Scope, id: number) {
       countOf(eb.selectFrom('carrier as x').whereRef('x.scene_id', '=', 't.id')).as('carrierCount'),
     ])
     .where('t.id', '=', id)
-    .where((eb) => limitOf(eb, scope, 'scene'))
+    .where((eb) => sceneLimit(eb, scope, 'scene'))
     .executeTakeFirst();
 }
 
@@ -73,7 +74,7 @@ async function checkParent(k: Kysely<DB>, scope: Scope, parentId: number, custom
     .selectFrom('scene as t')
     .select(['t.id', 't.customer_id', 't.func_type'])
     .where('t.id', '=', parentId)
-    .where((eb) => limitOf(eb, scope, 'scene'))
+    .where((eb) => sceneLimit(eb, scope, 'scene'))
     .executeTakeFirst();
   if (!parent) throw notFound();
   if (customerId !== undefined) sameCustomer(parent, customerId, 'scene');
@@ -105,7 +106,7 @@ async function lockedNode(k: Kysely<DB>, scope: Scope, id: number) {
     .selectFrom('scene as t')
     .select(['t.id', 't.customer_id', 't.parent_id'])
     .where('t.id', '=', id)
-    .where((eb) => limitOf(eb, scope, 'scene'))
+    .where((eb) => sceneLimit(eb, scope, 'scene'))
     .forUpdate()
     .executeTakeFirst();
   if (!row) throw notFound();

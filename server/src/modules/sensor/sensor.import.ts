@@ -8,8 +8,8 @@ import { deviceNumbersTaken } from '../dm/deviceNumber.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { AppError } from '../../platform/http/errors.js';
 import { readSheet, writeTemplate } from '../../platform/xlsx/sheet.js';
-import { limitOf } from '../dm/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /**
  * Imports of spec §7 (sensor/importSensor, gas/import, magnetism/import; §5 "import files must
@@ -67,10 +67,10 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
 
   // Look-ups in a few queries, not per row: the customer's gateways and carriers in the caller's limit, the taken numbers.
   const gateways = new Map(
-    (await k.selectFrom('gateway as t').select(['t.id', 't.sn']).where('t.customer_id', '=', owner).where((eb) => limitOf(eb, scope, 'gateway')).execute()).map((g) => [g.sn, g.id]),
+    (await k.selectFrom('gateway as t').select(['t.id', 't.sn']).where('t.customer_id', '=', owner).where((eb) => sceneLimit(eb, scope, 'gateway')).execute()).map((g) => [g.sn, g.id]),
   );
   const carriers = new Map<string, number[]>();
-  for (const c of await k.selectFrom('carrier as t').select(['t.id', 't.name']).where('t.customer_id', '=', owner).where((eb) => limitOf(eb, scope, 'carrier')).execute()) {
+  for (const c of await k.selectFrom('carrier as t').select(['t.id', 't.name']).where('t.customer_id', '=', owner).where((eb) => sceneLimit(eb, scope, 'carrier')).execute()) {
     carriers.set(c.name, [...(carriers.get(c.name) ?? []), c.id]);
   }
   const numbers = rows.map((r) => cell(r.cells, 'devNo'));

@@ -8,8 +8,9 @@ import { deviceNumberTaken } from '../dm/deviceNumber.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound, paramError } from '../../platform/http/errors.js';
-import { gatewayAndCarrier, idsInScope, inUse, limitOf, mapUnique } from '../dm/records.js';
+import { gatewayAndCarrier, idsInScope, inUse, mapUnique } from '../dm/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /** Stored readings are `real`: round to the two decimals the devices send, so 4.52 is not 4.5199999. */
 const r2 = (ref: string) => sql<number | null>`round(${sql.ref(ref)}::numeric, 2)::float8`;
@@ -101,7 +102,7 @@ export function page(q: Queryable, scope: Scope, f: SensorFilter) {
   const k = scoped(q, scope);
   // On the sensor's own columns (alias x) only, so that the count can run without the joins.
   const where = (eb: ExpressionBuilder<any, any>) => {
-    const and = [limitOf(eb, scope, 'sensor', 'x')];
+    const and = [sceneLimit(eb, scope, 'sensor', 'x')];
     if (f.devNo) and.push(eb('x.dev_no', 'ilike', contains(f.devNo)));
     if (f.type) and.push(eb('x.type', '=', f.type));
     if (f.status !== undefined) and.push(eb('x.status', '=', f.status));
@@ -123,7 +124,7 @@ export function page(q: Queryable, scope: Scope, f: SensorFilter) {
 export function detail(q: Queryable, scope: Scope, id: number) {
   return sensorSelect(scoped(q, scope))
     .where('x.id', '=', id)
-    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .executeTakeFirst();
 }
 
@@ -134,7 +135,7 @@ export function listOfType(q: Queryable, scope: Scope, type: SensorType) {
     .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
     .select(['x.id', 'x.dev_no as devNo', sql<SensorType>`x.type`.as('type'), 'x.status', 'x.carrier_id as carrierId', 'c.name as carrierName', 'x.gateway_id as gatewayId'])
     .where('x.type', '=', type)
-    .where((eb) => limitOf(eb, scope, 'sensor', 'x'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .orderBy('x.dev_no')
     .execute();
 }
@@ -196,7 +197,7 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
     .selectFrom('sensor as t')
     .select(['t.dev_no', 't.customer_id', 't.type', 't.gas_code', 't.lent_from', msOrNull('t.calib_notice').as('calibNotice')])
     .where('t.id', '=', b.id)
-    .where((eb) => limitOf(eb, scope, 'sensor'))
+    .where((eb) => sceneLimit(eb, scope, 'sensor'))
     .$if(!!kind, (qb) => qb.where((eb) => kindOf(eb, kind!, 't')))
     .forUpdate()
     .executeTakeFirst();

@@ -8,6 +8,9 @@ import { call, seedRecords, type Records } from '../../modules/dm/records.fixtur
  * The scene limit ("associated architecture", docs/permissions.md "Scene limit"): a user limited
  * to a scene (by user_scene or by an active role's role_scene) sees and changes only what hangs
  * under that scene and its descendants; without a limit it sees its whole customer.
+ * These are the named cases, with their exact answers; that EVERY route holds the limit is the
+ * isolation walk's job (test/isolation.test.ts, the scene-limited user), so a route added later
+ * needs no line here to be checked.
  */
 
 let t: TestCtx;

@@ -1,0 +1,56 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Scope } from '../auth/scope.js';
+import type { DB } from './schema.gen.js';
+
+/*
+ * The scene limit ("associated architecture", spec §3; docs/permissions.md "Scene limit") as
+ * one condition, written once: every module that reads or writes a scene-bound table puts
+ * `sceneLimit(eb, scope, table, alias)` beside `scoped()` (never instead of it), and a test
+ * (sceneLimit.test.ts) refuses a module that writes a scene predicate of its own or reads a
+ * scene-bound table without it. The isolation walk (test/isolation.test.ts) walks every route
+ * as a scene-limited user and fails on any answer or change outside the limit.
+ */
+
+/** How each scene-bound table is held to the limit; any other table is the customer's and not limited. */
+export const SCENE_BOUND = {
+  scene: 'its id is a scene of the limit',
+  carrier: 'its scene_id is a scene of the limit',
+  gateway: 'the carrier it is bound to (carrier_id) is in the limit; unbound: unlimited callers only',
+  sensor: 'the carrier it is bound to (carrier_id) is in the limit; unbound: unlimited callers only',
+  relay: 'as a gateway: by its carrier_id',
+  display: 'as a gateway: by its carrier_id',
+  base: 'as a gateway: by its carrier_id',
+  exception_record: 'its carrier, or when it has none the carrier of its sensor, else of its gateway',
+  notice_log: 'its exception is in the limit; a notice without exception: unlimited callers only',
+} as const satisfies Partial<Record<keyof DB, string>>;
+
+export type SceneBoundTable = keyof typeof SCENE_BOUND;
+
+export const isSceneBound = (table: string): table is SceneBoundTable => table in SCENE_BOUND;
+
+const BY_CARRIER = new Set<string>(['gateway', 'sensor', 'relay', 'display', 'base']);
+
+/**
+ * The limit's condition for `table` under `alias` (TRUE for an unlimited caller and for a table
+ * that is not scene-bound). The subqueries read through the statement's own builder, so
+ * `scoped()` filters them to the caller's customers too.
+ */
+export function sceneLimit(eb: ExpressionBuilder<any, any>, scope: Pick<Scope, 'sceneIds'>, table: keyof DB, alias = 't'): Expression<SqlBool> {
+  const scenes = scope.sceneIds;
+  if (scenes === null || !isSceneBound(table)) return sql<boolean>`TRUE`;
+  if (!scenes.length) return sql<boolean>`FALSE`;
+  const carriers = () => eb.selectFrom('carrier as lc').select('lc.id').where('lc.scene_id', 'in', scenes);
+  if (table === 'scene') return eb(`${alias}.id`, 'in', scenes);
+  if (table === 'carrier') return eb(`${alias}.scene_id`, 'in', scenes);
+  if (BY_CARRIER.has(table)) return eb(`${alias}.carrier_id`, 'in', carriers());
+  if (table === 'exception_record') {
+    const carrierOf = eb.fn.coalesce(
+      eb.ref(`${alias}.carrier_id`),
+      eb.selectFrom('sensor as ls').select('ls.carrier_id').whereRef('ls.id', '=', `${alias}.sensor_id`).$asScalar(),
+      eb.selectFrom('gateway as lg').select('lg.carrier_id').whereRef('lg.id', '=', `${alias}.gateway_id`).$asScalar(),
+    );
+    return eb(carrierOf, 'in', carriers());
+  }
+  // notice_log: through its exception.
+  return eb(`${alias}.exception_id`, 'in', eb.selectFrom('exception_record as le').select('le.id').where((e) => sceneLimit(e, scope, 'exception_record', 'le')));
+}
