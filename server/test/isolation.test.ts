@@ -350,4 +350,33 @@ describe('tenant isolation over every route', () => {
       expect(text).not.toContain(`"customerId":${a.customerId},`);
     }
   });
+
+  it("streams forward nothing of A's records outside the scene-limited user's limit", async () => {
+    const streams = routes.filter((r) => r.config.stream);
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    for (const r of streams) {
+      let text = '';
+      const req = http.get(`http://127.0.0.1:${port}${r.url}`, { headers: { cookie: limited } });
+      await new Promise<void>((resolve) => req.on('response', (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.once('data', () => resolve());
+      }));
+      const customerId = a.customerId;
+      t.bus.emit('reading', { customerId, sensorId: a.sensorId, devNo: a.devNo, carrierId: a.carrierId, ts: Date.now(), temp: 5 });
+      t.bus.emit('exception', { customerId, exceptionId: exA, carrierId: a.carrierId, sensorId: a.sensorId, category: 'outside_cat', ongoing: true });
+      t.bus.emit('deviceStatus', { customerId, kind: 'gateway', id: a.gatewayId, status: 0 });
+      t.bus.emit('deviceStatus', { customerId, kind: 'sensor', id: a.sensorId, status: 0 });
+      // The user's own sensor is the fence: once its event arrived, the others (emitted before) would have too.
+      t.bus.emit('deviceStatus', { customerId, kind: 'sensor', id: limitedOwn.sensorId, status: 1 });
+      for (let i = 0; i < 300 && !text.includes(`"id":${limitedOwn.sensorId}`); i++) await new Promise((res) => setTimeout(res, 10));
+      req.destroy();
+      expect(text).toContain(`"id":${limitedOwn.sensorId}`);
+      expect(outsideLimit().markers().filter((m) => text.includes(m))).toEqual([]);
+      expect(text).not.toContain('outside_cat');
+      expect(text).not.toContain(`"id":${a.sensorId}`);
+      expect(text).not.toContain(`"id":${a.gatewayId}`);
+    }
+  });
 });
