@@ -90,13 +90,14 @@ export function crossTenant(q: Queryable, _reason: string): Kysely<DB> {
 /**
  * The typed builder for a caller: every tenant table a statement touches is filtered to the
  * customers of `scope` (platform/db/tenant.ts), in the statement itself, so that an UPDATE or
- * DELETE by id of another customer's row changes nothing. A platform user's scope (every
- * customer) adds no filter. Non-tenant tables read as usual. Modules import it from scoped.ts.
+ * DELETE by id of another customer's row changes nothing. A scene-limited caller's UPDATE or
+ * DELETE of a scene-bound table is held to its scenes as well. A platform user's scope (every
+ * customer, never scene-limited) adds no filter. Non-tenant tables read as usual. Modules import it from scoped.ts.
  *
  * It lives here, beside `bareOf`, so that the unguarded builder is exported to nobody: the only
  * ways out of this file are `system`, `crossTenant` (both confined by eslint.config.js) and this.
  */
-export function scoped(q: Queryable, scope: Pick<Scope, 'customerIds'>): Kysely<DB> {
+export function scoped(q: Queryable, scope: Pick<Scope, 'customerIds'> & Partial<Pick<Scope, 'sceneIds'>>): Kysely<DB> {
   const base = bareOf(q);
-  return scope.customerIds === null ? base : base.withPlugin(new ScopePlugin(scope.customerIds));
+  return scope.customerIds === null ? base : base.withPlugin(new ScopePlugin(scope.customerIds, scope.sceneIds ?? null));
 }

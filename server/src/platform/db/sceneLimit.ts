@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { ParensNode, sql, type Expression, type ExpressionBuilder, type OperationNode, type SqlBool } from 'kysely';
 import type { Scope } from '../auth/scope.js';
 import type { DB } from './schema.gen.js';
 
@@ -53,4 +53,28 @@ export function sceneLimit(eb: ExpressionBuilder<any, any>, scope: Pick<Scope, '
   }
   // notice_log: through its exception.
   return eb(`${alias}.exception_id`, 'in', eb.selectFrom('exception_record as le').select('le.id').where((e) => sceneLimit(e, scope, 'exception_record', 'le')));
+}
+
+const sceneArray = (scenes: readonly number[]) => sql`cast(${[...scenes]} as int4[])`;
+
+/**
+ * The same condition as an operation node, for the scope's transformer (tenant.ts): the target of
+ * every UPDATE and DELETE on a scene-bound table built through `scoped()` for a limited caller
+ * gets it in its WHERE, so that a write on a record outside the limit changes nothing even where
+ * a module forgot its check (the modules keep their checks, which answer 404). Undefined for a
+ * table that is not scene-bound.
+ */
+export function sceneLimitNode(table: string, alias: string, scenes: readonly number[]): OperationNode | undefined {
+  if (!isSceneBound(table)) return undefined;
+  const ref = (column: string) => sql.ref(`${alias}.${column}`);
+  const inLimitCarriers = sql`(select lc.id from carrier lc where lc.scene_id = any(${sceneArray(scenes)}))`;
+  const exceptionIn = (a: string) =>
+    sql`coalesce(${sql.ref(`${a}.carrier_id`)}, (select ls.carrier_id from sensor ls where ls.id = ${sql.ref(`${a}.sensor_id`)}), (select lg.carrier_id from gateway lg where lg.id = ${sql.ref(`${a}.gateway_id`)})) in ${inLimitCarriers}`;
+  let cond;
+  if (table === 'scene') cond = sql`${ref('id')} = any(${sceneArray(scenes)})`;
+  else if (table === 'carrier') cond = sql`${ref('scene_id')} = any(${sceneArray(scenes)})`;
+  else if (BY_CARRIER.has(table)) cond = sql`${ref('carrier_id')} in ${inLimitCarriers}`;
+  else if (table === 'exception_record') cond = exceptionIn(alias);
+  else cond = sql`${ref('exception_id')} in (select le.id from exception_record le where ${exceptionIn('le')})`;
+  return ParensNode.create(cond.toOperationNode());
 }

@@ -90,6 +90,27 @@ describe('scoped(q, scope)', () => {
     expect((await db.query(`SELECT label FROM scene WHERE code = 'SB'`))[0].label).toBe('Scene B');
   });
 
+  it("a scene-limited caller's update or delete of a record outside its scenes changes nothing; inside, it does", async () => {
+    const one = async (text: string, params: unknown[]) => (await db.query<{ id: number }>(text, params))[0].id;
+    const sceneA2 = await one(`INSERT INTO scene(customer_id, code, label) VALUES ($1, 'SA2', 'Scene A2') RETURNING id`, [ids.a]);
+    const carrierA2 = await one(`INSERT INTO carrier(customer_id, scene_id, name, type) VALUES ($1, $2, 'Fridge A2', 2) RETURNING id`, [ids.a, sceneA2]);
+    const limited = scoped(db, { customerIds: [ids.a], sceneIds: [ids.sceneA] });
+    const upd = await limited.updateTable('carrier').set({ name: 'Taken' }).where('id', 'in', [carrierA2, ids.carrierB]).executeTakeFirst();
+    expect(upd.numUpdatedRows).toBe(0n);
+    expect((await limited.deleteFrom('scene as s').where('s.id', '=', sceneA2).executeTakeFirst()).numDeletedRows).toBe(0n);
+    expect(await carrierNames()).toEqual(['Fridge A', 'Fridge B', 'Fridge A2']);
+    expect((await limited.updateTable('carrier').set({ name: 'Fridge A' }).where('id', '=', ids.carrierA).executeTakeFirst()).numUpdatedRows).toBe(1n);
+    // Every scene-bound table's condition is valid SQL, under its name or an alias.
+    for (const table of ['scene', 'carrier', 'gateway', 'sensor', 'relay', 'display', 'base', 'exception_record', 'notice_log'] as const) {
+      await limited.updateTable(`${table} as t` as 'scene as t').set({ customer_id: ids.a }).where('t.id', '=', -1).execute();
+      await limited.deleteFrom(table).where('id', '=', -1).execute();
+    }
+    // Reads are held by the modules (sceneLimit), not here; unlimited callers write as before.
+    expect((await limited.selectFrom('carrier').select('name').orderBy('id').execute()).length).toBe(2);
+    expect((await scoped(db, asA).deleteFrom('carrier').where('id', '=', carrierA2).executeTakeFirst()).numDeletedRows).toBe(1n);
+    await db.query('DELETE FROM scene WHERE id = $1', [sceneA2]);
+  });
+
   it('refuses raw SQL over a tenant table', async () => {
     const k = scoped(db, asA);
     await expect(k.selectFrom('customer').select(sql<number>`(SELECT count(*) FROM carrier)`.as('n')).execute()).rejects.toThrow(/raw SQL over carrier/);

@@ -31,6 +31,7 @@ import {
   type UpdateQueryNode,
 } from 'kysely';
 import { TENANT_COLUMN } from './schema.gen.js';
+import { sceneLimitNode } from './sceneLimit.js';
 
 /*
  * Tenant scope as a property of the query, not of the programmer's memory
@@ -38,7 +39,9 @@ import { TENANT_COLUMN } from './schema.gen.js';
  * through `scoped(q, scope)`: each tenant table it reads, joins, updates or deletes from gets
  * `<alias>.customer_id = ANY(<the caller's customers>)` in its WHERE or ON, subqueries
  * included; an INSERT must name a customer of the scope in every row; an upsert never updates
- * another customer's row. GuardPlugin, on the builder for non-tenant tables, refuses any
+ * another customer's row. For a scene-limited caller, every UPDATE and DELETE on a scene-bound
+ * table is held to its scenes too (platform/db/sceneLimit.ts): a write outside the limit changes
+ * nothing. Its reads are held by the modules through sceneLimit(). GuardPlugin, on the builder for non-tenant tables, refuses any
  * statement that touches a tenant table.
  */
 
@@ -90,8 +93,24 @@ function and(where: WhereNode | undefined, pred: OperationNode): WhereNode {
 }
 
 class ScopeTransformer extends OperationNodeTransformer {
-  constructor(private readonly ids: readonly number[]) {
+  constructor(
+    private readonly ids: readonly number[],
+    /** The caller's scene limit (null: not limited): the targets of its writes are held to it. */
+    private readonly scenes: readonly number[] | null = null,
+  ) {
     super();
+  }
+
+  /** The scene limit on the target of an UPDATE or DELETE (platform/db/sceneLimit.ts), for a limited caller. */
+  private limitWrites(where: WhereNode | undefined, targets: readonly OperationNode[]): WhereNode | undefined {
+    if (this.scenes === null) return where;
+    let out = where;
+    for (const item of targets) {
+      const ref = tenantRef(item);
+      const pred = ref && sceneLimitNode(ref.table, ref.alias, this.scenes);
+      if (pred) out = and(out, pred);
+    }
+    return out;
   }
 
   private pred(alias: string, column: string): OperationNode {
@@ -145,12 +164,14 @@ class ScopeTransformer extends OperationNodeTransformer {
         }
       }
     }
-    return { ...t, where: this.scopeWhere(t.where, [...(t.table ? [t.table] : []), ...(t.from?.froms ?? [])]) };
+    const where = this.scopeWhere(t.where, [...(t.table ? [t.table] : []), ...(t.from?.froms ?? [])]);
+    return { ...t, where: this.limitWrites(where, t.table ? [t.table] : []) };
   }
 
   protected override transformDeleteQuery(node: DeleteQueryNode, queryId?: any): DeleteQueryNode {
     const t = super.transformDeleteQuery(node, queryId);
-    return { ...t, where: this.scopeWhere(t.where, [...t.from.froms, ...(t.using?.tables ?? [])]) };
+    const where = this.scopeWhere(t.where, [...t.from.froms, ...(t.using?.tables ?? [])]);
+    return { ...t, where: this.limitWrites(where, t.from.froms) };
   }
 
   protected override transformInsertQuery(node: InsertQueryNode, queryId?: any): InsertQueryNode {
@@ -209,13 +230,20 @@ abstract class TransformPlugin implements KyselyPlugin {
   }
 }
 
-/** Filters every tenant table of a statement to the customers in `ids`. */
+/**
+ * Filters every tenant table of a statement to the customers in `ids`; with a scene limit
+ * (`scenes` not null), the target of every UPDATE and DELETE on a scene-bound table is held to
+ * it as well.
+ */
 export class ScopePlugin extends TransformPlugin {
-  constructor(private readonly ids: readonly number[]) {
+  constructor(
+    private readonly ids: readonly number[],
+    private readonly scenes: readonly number[] | null = null,
+  ) {
     super();
   }
   protected transformer() {
-    return new ScopeTransformer(this.ids);
+    return new ScopeTransformer(this.ids, this.scenes);
   }
 }
 
