@@ -155,6 +155,9 @@ function pathExists(p) {
   const clean = p.replace(/\/+$/, '').replace(/^\.\//, '');
   return expand(clean).every((one) => {
     if (existsSync(path.join(root, one))) return true;
+    // What `npm run build` makes (web/dist, server/dist/main.js) is not there in a fresh clone: its workspace is.
+    const built = /^(\w[\w-]*)\/dist(\/|$)/.exec(one);
+    if (built && existsSync(path.join(root, built[1], 'package.json'))) return true;
     const body = one
       .split(/(<[^>]+>|NNNN(?:_[a-z*]+)?|\*\*?|…)/)
       .map((part, i) => (i % 2 ? (part.startsWith('NNNN') ? '\\d{4}[^/]*' : '[^/]*') : escape(part)))
