@@ -69,15 +69,27 @@ export class Directory {
     for (const dev of e.sensors ?? []) this.sensors.delete(dev);
   }
 
-  async gateway(sn: string): Promise<GatewayInfo | null> {
+  /**
+   * The gateway with this sn. `fresh` reads the database even when the gateway is known (and
+   * keeps what it read), falling back to what is known while the database is away: with several
+   * replicas a change made on another one reaches this one's events a moment after its answer,
+   * and a credential must not be trusted in that moment.
+   */
+  async gateway(sn: string, opts: { fresh?: boolean } = {}): Promise<GatewayInfo | null> {
     const hit = this.gateways.get(sn);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined && !opts.fresh) return hit;
     const gen = this.generation;
-    const rows = await this.db.query<GatewayInfo>(
-      `SELECT g.id, g.customer_id AS "customerId", g.sn, g.secret_hash AS "secretHash", g.status, c.status AS "customerStatus"
-         FROM gateway g JOIN customer c ON c.id = g.customer_id WHERE g.sn = $1`,
-      [sn],
-    );
+    let rows: GatewayInfo[];
+    try {
+      rows = await this.db.query<GatewayInfo>(
+        `SELECT g.id, g.customer_id AS "customerId", g.sn, g.secret_hash AS "secretHash", g.status, c.status AS "customerStatus"
+           FROM gateway g JOIN customer c ON c.id = g.customer_id WHERE g.sn = $1`,
+        [sn],
+      );
+    } catch (err) {
+      if (hit !== undefined) return hit;
+      throw err;
+    }
     const value = rows[0] ?? null;
     if (gen === this.generation) {
       if (!value && ++this.gatewayMisses > MAX_MISSES) this.dropMisses(this.gateways);

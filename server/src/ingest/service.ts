@@ -74,7 +74,9 @@ export class IngestService {
     if (!sn || sn.length > 30) return null;
     // While the database is away a gateway the directory remembers still gets in (its messages
     // are then held, held()); one it does not know fails here: MQTT CONNACK 3, HTTP 503.
-    const gw = await this.directory.gateway(sn);
+    // Among replicas a secret reset or a stop made on another one arrives here as an event a
+    // moment after its answer: credentials are then read afresh at every sign-in.
+    const gw = await this.directory.gateway(sn, { fresh: !!this.deps.cluster });
     return gw && verifyGatewaySecret(gw.secretHash, secret) ? gw : null;
   }
 
