@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { registerEnvelope } from './platform/http/envelope.js';
+import { frameworkError, registerEnvelope } from './platform/http/envelope.js';
 import { registerJsonParser } from './platform/http/json.js';
 import { registerGuard, type Guard } from './platform/auth/guard.js';
 import { logRefusal } from './platform/audit/audit.js';
@@ -36,6 +36,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     requestTimeout: 15_000,
     // Behind a reverse proxy (TRUST_PROXY): X-Forwarded-Proto and -For are believed, so cookies are Secure over HTTPS and limits count the real client.
     trustProxy: deps.config.trustProxy as boolean | string,
+    frameworkErrors: frameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

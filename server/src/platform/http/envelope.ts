@@ -93,6 +93,17 @@ export function registerEnvelope(app: FastifyInstance) {
   });
 }
 
+/**
+ * Fastify's own refusals before any route (Fastify's `frameworkErrors`): a path segment longer
+ * than the router takes is no resource (404), a broken escape a parameter error (400), in the
+ * envelope and the caller's language like every other answer, instead of Fastify's bare 414/400.
+ */
+export function frameworkError(err: { code?: string }, req: FastifyRequest, reply: FastifyReply) {
+  const locale = requestLocale(req);
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 404, Code.NOT_FOUND, translate('errors.notFound', locale));
+  return sendError(reply, 400, Code.PARAM_ERROR, translate('errors.paramError', locale));
+}
+
 /** Paths of the server, not of the web app: an unknown one is a 404, never the web app's page. */
 const API_PATH = /^\/(service|api|ingest|docs|openapi|healthz|readyz|metrics)(\/|$|\.|;)/i;
 
