@@ -1,14 +1,14 @@
 # The console as production runs it: the compiled server (server/dist/main.js) and the built
-# web app, on Node 20. Exactly the command that CI's end-to-end suite starts and tests.
+# web app, on Node 26 (the current LTS, as CI). Exactly the command that CI's end-to-end suite starts and tests.
 #   docker build -t coldwatch .
 #   docker run -p 8080:8080 -e DEMO=1 coldwatch                       # demo, embedded DB and broker
 #   docker compose up                                                 # with PostgreSQL, Mosquitto, Mailpit
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:26-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=8080 MQTT_PORT=1883 DATA_DIR=/data
 COPY --from=build /app/package.json /app/package-lock.json ./
