@@ -9,6 +9,8 @@ const env = z.object({
   DATA_DIR: z.string().default('./data'),
   /** Where the backup job writes (docs/operations.md "Backups"); default DATA_DIR/backups. */
   BACKUP_DIR: z.string().optional().or(z.literal('').transform(() => undefined)),
+  /** The daily backup's time of day, server local time (TZ). */
+  BACKUP_AT: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00 to 23:59').default('02:00'),
   DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   MQTT_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   /** With MQTT_URL: exclusive (one persistent session, the default) or shared ($share/coldwatch/…, several replicas). */
@@ -70,6 +72,8 @@ export interface Config {
   dataDir: string;
   /** The backup job's folder: BACKUP_DIR, else DATA_DIR/backups. */
   backupDir: string;
+  /** When the daily backup runs (HH:MM, local time). */
+  backupAt: string;
   databaseUrl?: string;
   mqttUrl?: string;
   mqttSubscription: 'exclusive' | 'shared';
@@ -117,6 +121,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mqttPortExplicit: e.MQTT_PORT !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
     backupDir: path.resolve(e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')),
+    backupAt: e.BACKUP_AT,
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     mqttSubscription: e.MQTT_SUBSCRIPTION,

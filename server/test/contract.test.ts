@@ -36,7 +36,7 @@ describe('the response contract', () => {
   it('every enveloped answer declares its 200 schema; only files and streams do not', () => {
     const ops = operations();
     const without = ops.filter(({ op }) => !op.responses?.['200']?.content).map(({ path, method }) => `${method.toUpperCase()} ${path}`);
-    // Raw answers: Prometheus text, the captcha image, the avatar, floor-plan and import-template files and the live event stream.
+    // Raw answers: Prometheus text, the captcha image, the avatar, floor-plan and import-template files, backup files and scene exports, and the live event stream.
     expect(without.sort()).toEqual([
       'GET /metrics',
       'GET /service/gas/importTemplate',
@@ -45,6 +45,9 @@ describe('the response contract', () => {
       'GET /service/magnetism/importTemplate',
       'GET /service/mine/avatar',
       'GET /service/sensor/importTemplate',
+      'GET /service/share/backup/file/download',
+      'GET /service/share/backup/file/shared/download',
+      'GET /service/share/backup/scene',
       'GET /service/user/captcha',
     ]);
     expect(ops.every(({ op }) => typeof op.summary === 'string' && op.summary.length > 0)).toBe(true);

@@ -26,6 +26,7 @@ export * from './api/menu.js';
 export * from './api/user.js';
 export * from './api/customer.js';
 export * from './api/scheduled.js';
+export * from './api/backup.js';
 export * from './api/live.js';
 export * from './api/wizard.js';
 export * from './api/unit.js';

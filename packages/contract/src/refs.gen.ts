@@ -3,6 +3,7 @@
 
 export { alarmLogRefs } from './refs/alarmLog.gen.js';
 export { authRefs } from './refs/auth.gen.js';
+export { backupRefs } from './refs/backup.gen.js';
 export { baseRefs } from './refs/base.gen.js';
 export { carrierRefs } from './refs/carrier.gen.js';
 export { complianceRefs } from './refs/compliance.gen.js';

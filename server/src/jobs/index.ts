@@ -10,6 +10,7 @@ import { enforceRetention } from './retention.js';
 import { failOverdue } from './configTimeout.js';
 import { returnDueLoans } from './loanReturn.js';
 import { runRelaySwitches } from './relaySwitch.js';
+import { startBackupJob } from './backup.js';
 import { get as paramValue } from '../modules/param/param.repository.js';
 
 /** The console's periodic work, by name (docs/jobs.md). The names are what /sys/scheduled shows. */
@@ -64,6 +65,10 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
     });
   }
   await runner.start();
+  // The daily backup, on a runner of its own (jobs/backup.ts says why); stopping the jobs stops it too.
+  const backup = await startBackupJob(deps, log, opts.pollMs);
+  const stopOthers = runner.stop.bind(runner);
+  runner.stop = async () => void (await Promise.all([backup.stop(), stopOthers()]));
   deps.jobs = runner;
   return runner;
 }

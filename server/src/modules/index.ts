@@ -35,9 +35,10 @@ import { relayRoutes } from './relay/relay.routes.js';
 import { displayRoutes } from './display/display.routes.js';
 import { baseRoutes } from './base/base.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
+import { backupRoutes } from './backup/backup.routes.js';
 
 export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes];
+export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes, backupRoutes];

@@ -140,6 +140,14 @@ export const PAGES: PageDef[] = [
     funcs: ['viewParam'],
     Component: page(() => import('../features/sys/ScheduledPage')),
   },
+  // The backups of the daily job: reached from its row on /sys/scheduled, so they share its menu entry.
+  {
+    path: '/sys/backup',
+    titleKey: 'backup:title',
+    menuCode: 'scheduled',
+    funcs: ['viewParam'],
+    Component: page(() => import('../features/backup/BackupPage')),
+  },
   {
     path: '/sys/paramsetup',
     titleKey: 'param:title',

@@ -5,7 +5,7 @@ import { callAhead, keyOf } from '../api/call';
 import { PageGate, SignedInLayout } from './signedInParts';
 
 /** Routes that are not behind the login: nothing signed-in to fetch ahead. */
-const SIGNED_OUT = new Set(['/login', '/register', '/404']);
+const SIGNED_OUT = new Set(['/login', '/register', '/404', '/dataBackup']);
 
 /**
  * A signed-in page opened directly (a bookmark, a reload, a link from a mail): what it needs is

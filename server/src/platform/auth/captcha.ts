@@ -19,8 +19,11 @@ const KEY_SETTING = 'captcha.key';
 
 const keys = new WeakMap<Db, Promise<Buffer>>();
 
-/** The signing key: created once per database, shared by every replica. */
-function keyOf(db: Db): Promise<Buffer> {
+/**
+ * The signing key: created once per database, shared by every replica. The console's one
+ * server secret: other signatures (the backup links, modules/backup) use keys derived from it.
+ */
+export function keyOf(db: Db): Promise<Buffer> {
   let k = keys.get(db);
   if (!k) {
     k = (async () => {

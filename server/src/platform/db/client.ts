@@ -38,6 +38,13 @@ export interface Db extends Queryable {
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Whether the database is reachable now (platform/db/outage.ts). */
   readonly status: DbStatus;
+  /**
+   * PGlite only: its whole data directory as a gzipped tar (the backup job, modules/backup).
+   * PGlite runs one statement at a time and the dump takes its turn like a statement, so the
+   * copy is never taken in the middle of one: it is what a power cut would leave, which
+   * PostgreSQL opens by replaying its WAL.
+   */
+  readonly dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -198,6 +205,7 @@ export function pgliteFrom(lite: PGlite): Db {
       await lite.exec(sql);
     },
     copyIn: (target, data) => copyLite(lite, target, data),
+    dumpDataDir: () => lite.dumpDataDir('gzip'),
     async close() {
       await lite.close();
     },

@@ -48,6 +48,21 @@ export interface AppUserTable {
   cancelled_by_customer: Generated<boolean>;
 }
 
+export interface BackupFileTable {
+  id: Generated<number>;
+  name: string;
+  kind: string;
+  started_at: ColumnType<Date, Date | string, Date | string>;
+  finished_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  duration_ms: number;
+  size_bytes: number | null;
+  sha256: string | null;
+  outcome: string;
+  error: Generated<string>;
+  replica: string | null;
+  deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
 export interface BaseTable {
   id: Generated<number>;
   customer_id: number;
@@ -659,6 +674,7 @@ export interface DB {
   alarm_queue: AlarmQueueTable;
   alarm_switch_log: AlarmSwitchLogTable;
   app_user: AppUserTable;
+  backup_file: BackupFileTable;
   base: BaseTable;
   captcha_spent: CaptchaSpentTable;
   carrier: CarrierTable;

@@ -16,6 +16,7 @@ import { useAuth } from '../../app/auth';
 import { OrgTree, PageCard, PagedTable, SCENE_TREE_KEY, TreePage, funcTypeIcon, useSceneTree, type SceneMove, type SceneNode } from '../../ui';
 import { SceneDialog, type SceneTarget } from './SceneDialog';
 import { carrierTypeLabel } from '../carrier/carrierLabels';
+import { SceneExportButton } from '../backup/SceneExportButton';
 
 export default function ScenePage() {
   const { t } = useTranslation('arch');
@@ -71,6 +72,7 @@ export default function ScenePage() {
           {t('action.edit')}
         </Button>
       )}
+      {can('viewScene', 'viewHistory', 'viewEx') && <SceneExportButton sceneId={d.id} name={d.label} />}
       {d.funcType === SCENE_FUNC.floorPlan && (
         <Button icon={<PictureOutlined />} onClick={() => navigate(`/plan?sceneId=${d.id}`)}>
           {t('action.openPlan')}

@@ -5,6 +5,7 @@
  */
 import { App, Badge, Button, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { scheduledApi, type ScheduledJob } from '@coldwatch/contract';
 import { useAction, useCall } from '../../api/hooks';
@@ -51,6 +52,7 @@ export default function ScheduledPage() {
         <div>
           <Typography.Text strong>{t(`job.${name}`, { defaultValue: name })}</Typography.Text>
           <div className="cw-sched-desc">{t(`desc.${name}`, { defaultValue: '' })}</div>
+          {name === 'backup' && <Link to="/sys/backup">{t('backups')}</Link>}
         </div>
       ),
     },
