@@ -5,9 +5,10 @@
  * their route, and the dialog closes.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { customerApi, roleApi, sceneApi, userApi } from '@coldwatch/contract';
 import { renderSignedIn, serverAnswers } from '../../ui/testing/render';
+import { dialog, fill, pick, save } from '../../ui/testing/dialog';
 import { UserDialog } from './UserDialog';
 import type { UserRow } from './userTypes';
 
@@ -27,21 +28,6 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
-
-const dialog = () => screen.getByRole('dialog');
-const fill = (label: string, value: string) => fireEvent.change(within(dialog()).getByLabelText(label), { target: { value } });
-const save = () => fireEvent.click(within(dialog()).getByRole('button', { name: 'Save' }));
-
-/** Opens the select labelled `label` and clicks its option `name`. */
-async function pick(label: string, name: string) {
-  fireEvent.mouseDown(within(dialog()).getByLabelText(label).closest('.ant-select')!);
-  const option = await waitFor(() => {
-    const o = [...document.querySelectorAll('.ant-select-item-option')].find((e) => e.textContent === name);
-    expect(o).toBeTruthy();
-    return o!;
-  });
-  fireEvent.click(option);
-}
 
 describe('UserDialog', () => {
   it('refuses a bad account and mobile with the rules\' messages, then adds the user with the right body and closes', async () => {
