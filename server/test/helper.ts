@@ -31,6 +31,13 @@ export interface TestCtx {
 
 export const PASSWORD = 'secret123';
 
+/** Serves the test app on a free loopback port, for tests that need a real socket (raw requests, streams). */
+export async function listenOnLoopback(app: App): Promise<{ port: number; url: string }> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as import('node:net').AddressInfo;
+  return { port, url: `http://127.0.0.1:${port}` };
+}
+
 /** Builds the whole app on a fresh database (on `opts.databaseUrl`'s server if given) with two customers and the platform root, like production. */
 export async function setup(env: Record<string, string> = {}, opts: { databaseUrl?: string; log?: FastifyBaseLogger } = {}): Promise<TestCtx> {
   const { db, url: databaseUrl, drop } = await freshDb(opts.databaseUrl);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setup, type TestCtx } from '../../../test/helper.js';
+import { listenOnLoopback, setup, type TestCtx } from '../../../test/helper.js';
 
 /** Building the app and seeding two customers through the API can be slow on a busy two-core machine. */
 const SETUP_MS = 180_000;
@@ -9,8 +9,7 @@ let t: TestCtx;
 let base: string;
 beforeAll(async () => {
   t = await setup();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = (await listenOnLoopback(t.app)).url;
 }, SETUP_MS);
 afterAll(() => t.close());
 

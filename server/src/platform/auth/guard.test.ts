@@ -1,8 +1,7 @@
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code, USER_TYPE } from '@coldwatch/contract';
-import { setup, type TestCtx } from '../../../test/helper.js';
+import { listenOnLoopback, setup, type TestCtx } from '../../../test/helper.js';
 import { reachableFuncs } from './funcs.js';
 import type { GuardedRoute } from './guard.js';
 import { get as param } from '../../modules/param/param.repository.js';
@@ -21,8 +20,7 @@ let routes: GuardedRoute[];
 
 beforeAll(async () => {
   t = await setup();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as AddressInfo).port;
+  ({ port } = await listenOnLoopback(t.app));
   const all = t.app.guard.routes;
   // Fastify adds a HEAD beside each GET: the same route, walked once.
   routes = all.filter((r) => r.method !== 'HEAD' || !all.some((g) => g.url === r.url && g.method === 'GET'));

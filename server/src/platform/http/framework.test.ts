@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code } from '@coldwatch/contract';
-import { setup, type TestCtx } from '../../../test/helper.js';
+import { listenOnLoopback, setup, type TestCtx } from '../../../test/helper.js';
 
 /*
  * Fastify's own refusals, made before any route or hook runs (a path parameter longer than the
@@ -13,8 +12,7 @@ let t: TestCtx;
 let base: string;
 beforeAll(async () => {
   t = await setup();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = (await listenOnLoopback(t.app)).url;
 });
 afterAll(() => t.close());
 
