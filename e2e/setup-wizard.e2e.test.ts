@@ -75,8 +75,20 @@ describe('a freshly registered company sets up its monitoring with the wizard', 
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     await page.getByText(`Waiting for the first reading of ${DEV}`).waitFor();
     await publishFrom(console_.mqttPort, { sn: SN, secret, dev: DEV }, { temp: 5.25, hum: 48 });
-    await page.getByText(`First reading from ${DEV}: 5.3 °C, 48.0 %RH`).waitFor({ timeout: 15_000 });
-  }, 30_000);
+    const text = new RegExp(`Latest reading from ${DEV} at [0-9: -]+: 5.3 °C, 48.0 %RH`);
+    const reading = page.getByText(text);
+    await reading.waitFor({ timeout: 15_000 });
+    expect(await page.locator('.ant-alert-success').count()).toBe(1);
+    // Reopened after the sensor has reported, the wizard shows that reading, not "waiting".
+    await page.reload();
+    await reading.waitFor({ timeout: 15_000 });
+    expect(await page.getByText('Waiting for the first reading').count()).toBe(0);
+    // A reading outside the 2–8 °C zone is not greeted in green.
+    await publishFrom(console_.mqttPort, { sn: SN, secret, dev: DEV }, { temp: 9.5, hum: 48 });
+    await page.locator('.ant-alert-warning').getByText('This reading is outside the zone of the carrier').waitFor({ timeout: 15_000 });
+    await publishFrom(console_.mqttPort, { sn: SN, secret, dev: DEV }, { temp: 5.25, hum: 48 });
+    await page.locator('.ant-alert-success').getByText(text).waitFor({ timeout: 15_000 });
+  }, 45_000);
 
   it('shows the reading on the carrier page; switching the alarm off turns the icon red and writes the log', async () => {
     await page.getByRole('button', { name: 'Open the carrier' }).click();

@@ -31,7 +31,6 @@ const self = path.relative(root, fileURLToPath(import.meta.url));
  */
 const EXCEPTIONS = new Map([
   // A spec term: the spec's forwarding-server module, whose call pattern the API follows (docs/api.md).
-  ['forwardSet', 'the spec names it; the console has no forwarding module'],
   // Other programs' names, which our source has no reason to spell.
   ['executeSql', "pg-boss's database adapter, weighed and declined (docs/jobs.md)"],
   ['shared_buffers', 'a PostgreSQL setting'],

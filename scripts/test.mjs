@@ -37,6 +37,7 @@ function runVitest(name, cwd, extraArgs = []) {
 function summarise(name, file, exitCode) {
   let passed = 0;
   let failed = 0;
+  const failures = [];
   let report;
   try {
     report = JSON.parse(readFileSync(file, 'utf8'));
@@ -47,13 +48,22 @@ function summarise(name, file, exitCode) {
     passed = report.numPassedTests ?? 0;
     failed = report.numFailedTests ?? 0;
     for (const f of report.testResults ?? []) {
-      const failing = (f.assertionResults ?? []).some((a) => a.status === 'failed');
-      if (f.status === 'failed' && !failing) failed++;
+      const file = path.relative(root, f.name ?? '');
+      const failing = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of failing) failures.push(`${file} > ${[...(a.ancestorTitles ?? []), a.title].join(' > ')}: ${firstLine(a.failureMessages?.[0])}`);
+      if (f.status === 'failed' && !failing.length) {
+        failed++;
+        failures.push(`${file} did not run: ${firstLine(f.message)}`);
+      }
     }
   }
   if (exitCode !== 0 && failed === 0) failed = 1; // vitest itself failed (no report, or an error outside the tests)
-  return { name, passed, failed, exitCode };
+  return { name, passed, failed, exitCode, failures };
 }
+
+/** The first line of a failure message, without colour codes, for the summary. */
+const ansiColour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const firstLine = (msg) => String(msg ?? '').replace(ansiColour, '').split('\n')[0].slice(0, 300);
 
 /** An npm script as one step: passed when it exits 0 (a failure counts as one failed check). */
 function runScript(name, script) {
@@ -91,6 +101,8 @@ rmSync(tmp, { recursive: true, force: true });
 
 console.log('\n=== summary ===');
 for (const r of results) console.log(`${r.name.padEnd(8)} ${r.passed} passed, ${r.failed} failed${r.exitCode ? ` (vitest exit ${r.exitCode})` : ''}`);
+// The failures again, last, so that the tail of a long log (all a CI page may keep) names them.
+for (const r of results) for (const f of r.failures ?? []) console.log(`FAILED ${r.name}: ${f}`);
 for (const s of skipped) console.log(`skipped  ${s}`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { prepareDb } from '../../server/src/platform/db/prepare.js';
-import { seedDemo, DEMO_CUSTOMER } from '../../server/src/platform/seed/demo.js';
+import { seedDemo, DEMO_CUSTOMER } from '../../server/src/demo/seed.js';
 import { createSession, SESSION_COOKIE } from '../../server/src/platform/auth/session.js';
 import { loadConfig } from '../../server/src/config.js';
 import { buildApp } from '../../server/src/app.js';

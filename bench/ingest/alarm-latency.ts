@@ -28,7 +28,15 @@ export async function measureAlarmLatency(
   opts: { rate: number; seconds: number; warmupS?: number },
   /** The console's bus: where each excursion's reading commit and exception commit are seen, for the breakdown. */
   bus?: Bus,
-): Promise<{ latencies: number[]; excursions: number; readings: number; stages: { committed: number[]; evaluated: number[]; mailed: number[] } }> {
+): Promise<{
+  latencies: number[];
+  excursions: number;
+  readings: number;
+  stages: { committed: number[]; evaluated: number[]; mailed: number[] };
+  /** The excursion whose mail came last (its device and delay), and those with none within 30 s. */
+  slowest: { dev: string; ms: number } | null;
+  missing: string[];
+}> {
   const perRound = f.gateways.reduce((n, g) => n + g.sensors.length, 0);
   const roundMs = (perRound / opts.rate) * 1000;
   const warm = Math.floor(((opts.warmupS ?? 1) * 1000) / roundMs);
@@ -80,7 +88,11 @@ export async function measureAlarmLatency(
   bus?.off('reading', onReading);
   bus?.off('exception', onException);
   const latencies = [...got].map(([dev, at]) => at - sent.get(dev)!);
-  if (got.size < sent.size) throw new Error(`alarm latency: ${sent.size - got.size} of ${sent.size} excursions got no e-mail within 30 s`);
+  // Reported, not thrown: on a busy machine a mail may come late (a retry), and the run says
+  // which excursion was slowest and how many attempts its notice took (ingest.bench.ts).
+  const missing = [...sent.keys()].filter((dev) => !got.has(dev));
+  let slowest: { dev: string; ms: number } | null = null;
+  for (const [dev, at] of got) if (!slowest || at - sent.get(dev)! > slowest.ms) slowest = { dev, ms: at - sent.get(dev)! };
   // Where each excursion's time went: publish → readings committed → exception committed → mail at SMTP.
   const stages = { committed: [] as number[], evaluated: [] as number[], mailed: [] as number[] };
   for (const [dev, at] of got) {
@@ -91,5 +103,5 @@ export async function measureAlarmLatency(
     stages.evaluated.push(o - c);
     stages.mailed.push(at - o);
   }
-  return { latencies, excursions: sent.size, readings, stages };
+  return { latencies, excursions: sent.size, readings, stages, slowest, missing };
 }

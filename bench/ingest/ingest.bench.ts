@@ -156,6 +156,11 @@ async function main() {
   await alarm.drain();
   const alarmBacklogMs = performance.now() - a0;
   const lat = await measureAlarmLatency(`mqtt://127.0.0.1:${ingest.mqttPort}`, f, smtp, { rate: RATE, seconds: LATENCY_S }, deps.bus);
+  // How many attempts the slowest excursion's notice took, and where the missing ones stand (a retry, a failure).
+  const attemptsOf = async (dev: string) =>
+    (await db.query<{ attempts: number; status: number; result: string }>(`SELECT attempts, status, result FROM notice_log WHERE content LIKE $1 ORDER BY id DESC LIMIT 1`, [`%${dev}%`]))[0];
+  const slow = lat.slowest ? await attemptsOf(lat.slowest.dev) : undefined;
+  const missing = await Promise.all(lat.missing.map(async (dev) => ({ dev, ...(await attemptsOf(dev)) })));
   await ingest.stop();
   await alarm.stop();
   await smtp.stop();
@@ -164,6 +169,9 @@ async function main() {
     `alarm latency at ${RATE} readings/s for ${LATENCY_S} s after 1 s of warm-up (${lat.readings} readings, ${lat.excursions} excursions, publish → e-mail at SMTP): ` +
       `p50 ${pct(lat.latencies, 50)} ms, p99 ${pct(lat.latencies, 99)} ms, max ${Math.max(...lat.latencies)} ms`,
   );
+  if (lat.slowest) console.log(`  slowest excursion ${lat.slowest.dev}: ${lat.slowest.ms} ms, its notice sent on attempt ${slow?.attempts ?? '?'}`);
+  if (missing.length)
+    console.log(`  ${missing.length} of ${lat.excursions} excursions got no mail within 30 s: ${missing.map((m) => `${m.dev} (attempts ${m.attempts ?? 0}, status ${m.status ?? 'none'}: ${m.result ?? ''})`).join('; ')}`);
   const stage = (xs: number[]) => `p50 ${pct(xs, 50)} / p99 ${pct(xs, 99)} ms`;
   console.log(`  of which publish → readings committed ${stage(lat.stages.committed)}; → exception committed ${stage(lat.stages.evaluated)}; → mail at SMTP ${stage(lat.stages.mailed)}`);
   const n = await stored(db, f);

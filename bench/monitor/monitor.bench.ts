@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { prepareDb } from '../../server/src/platform/db/prepare.js';
-import { seedDemo, DEMO_CUSTOMER, FEED_GATEWAY } from '../../server/src/platform/seed/demo.js';
+import { seedDemo, DEMO_CUSTOMER, FEED_GATEWAY } from '../../server/src/demo/seed.js';
 import { createSession, SESSION_COOKIE } from '../../server/src/platform/auth/session.js';
 import { loadConfig } from '../../server/src/config.js';
 import { buildApp } from '../../server/src/app.js';

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { freePort } from '../../server/src/ingest/test-fixtures.js';
-import { DEMO_CUSTOMER } from '../../server/src/platform/seed/demo.js';
+import { DEMO_CUSTOMER } from '../../server/src/demo/seed.js';
 import { bombXlsx } from '../../server/src/platform/xlsx/zip.fixture.js';
 
 const MB = 1024 * 1024;

@@ -37,6 +37,15 @@ const env = z.object({
   INGEST_HTTP_MAX_READINGS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   SMTP_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().default('Coldwatch <alarm@coldwatch.local>'),
+  /** SMS and voice providers (alarm/channels/providers.ts): an http(s) webhook or aliyun://key:secret@host?…; unset = rows failed visibly. */
+  SMS_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  SMS_WEBHOOK_BODY: z.string().optional(),
+  SMS_WEBHOOK_SECRET: z.string().optional(),
+  VOICE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  VOICE_WEBHOOK_BODY: z.string().optional(),
+  VOICE_WEBHOOK_SECRET: z.string().optional(),
+  /** Seconds one call to an SMS or voice provider may take before it counts as a temporary failure. */
+  NOTICE_HTTP_TIMEOUT_S: z.coerce.number().min(0.1).max(120).default(10),
   LOGIN_CAPTCHA: z.enum(['on', 'off']).default('on'),
   /** Sign-in attempts (login, captcha, registration, login QR) one address may make per minute. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
@@ -63,6 +72,13 @@ export interface IngestLimits {
   httpMaxReadings: number;
 }
 
+/** One SMS or voice provider: its URL (the scheme picks the provider), a webhook's body template and signing secret. */
+export interface ProviderConfig {
+  url: string;
+  body?: string;
+  secret?: string;
+}
+
 export interface Config {
   /** HTTP port, and whether the user chose it (a chosen port that is taken is an error). */
   port: number;
@@ -87,6 +103,10 @@ export interface Config {
   ingestLimits: IngestLimits;
   smtpUrl?: string;
   mailFrom: string;
+  /** The SMS and voice providers (alarm/channels): never shown on a page (they hold secrets). */
+  sms?: ProviderConfig;
+  voice?: ProviderConfig;
+  noticeHttpTimeoutMs: number;
   loginCaptcha: boolean;
   /** Sign-in calls per minute per client address (the QR status poll gets six times as many). */
   loginRateLimit: number;
@@ -138,6 +158,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    sms: e.SMS_URL ? { url: e.SMS_URL, body: e.SMS_WEBHOOK_BODY, secret: e.SMS_WEBHOOK_SECRET } : undefined,
+    voice: e.VOICE_URL ? { url: e.VOICE_URL, body: e.VOICE_WEBHOOK_BODY, secret: e.VOICE_WEBHOOK_SECRET } : undefined,
+    noticeHttpTimeoutMs: Math.round(e.NOTICE_HTTP_TIMEOUT_S * 1000),
     loginCaptcha: e.LOGIN_CAPTCHA === 'on',
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     metricsToken: e.METRICS_TOKEN,

@@ -6,6 +6,7 @@ import type { IngestService } from './ingest/service.js';
 import type { JobRunner } from './platform/jobs/runner.js';
 import type { Metrics } from './platform/metrics/metrics.js';
 import type { Health } from './platform/health/health.js';
+import type { ZApp } from './platform/http/route.js';
 
 /** What every module is built from. Tests build the same thing with a test database. */
 export interface AppDeps {
@@ -28,3 +29,6 @@ export interface AppDeps {
   /** The replicas' channel (main.ts): a change waits for it before its answer leaves (app.ts). */
   cluster?: { flushed(): Promise<void> };
 }
+
+/** A domain's routes, registered on the app from the deps (the list is modules/index.ts). */
+export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;

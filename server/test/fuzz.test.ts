@@ -124,6 +124,13 @@ describe('fuzz over every route', () => {
   it('answers 400 naming the parameter, or 404, to every wrong value in every path parameter', async () => {
     // Sessions of their own: the walk above may have ended the first (it calls logout too).
     const roles = [['platform admin', await t.login('admin')], ['customer admin', await t.login('alpha')]];
+    // A caller without a route's function is refused by the guard before its input is read (500102,
+    // the isolation test's business): the path check is for the callers who may call the route.
+    const held = new Map<string, Set<string>>();
+    for (const [who, cookie] of roles) {
+      const info = (await t.app.inject({ method: 'GET', url: '/service/mine/pageInfo', headers: { cookie } })).json();
+      held.set(who, new Set(info.result.funcs as string[]));
+    }
     const failures: string[] = [];
     const tried = new Set<string>();
     let calls = 0;
@@ -137,6 +144,7 @@ describe('fuzz over every route', () => {
           const path = r.url.replace(/:(\w+)/g, (_m, n: string) => (n === name ? value : validParam((r.schema as any)?.params, n)));
           const url = query ? `${path}?${query}` : path;
           for (const [who, cookie] of roles) {
+            if ((r.config.funcs ?? []).some((f) => !held.get(who)!.has(f))) continue;
             const res = await t.app.inject({ method: r.method as 'GET', url, headers: { cookie, 'accept-language': 'en-US' }, payload });
             calls++;
             tried.add(`${r.method} ${r.url}`);
@@ -151,7 +159,7 @@ describe('fuzz over every route', () => {
     for (const u of ['GET /service/home/scene/position/device/bind/:id', 'GET /service/atomCarrier/:id', 'GET /service/gateway/:id', 'GET /service/sensor/lst/:type', 'GET /service/share/getDeviceType/:type']) {
       expect(tried).toContain(u);
     }
-    expect(calls).toBeGreaterThanOrEqual(tried.size * WRONG_PATH_VALUES.length * 2);
+    expect(calls).toBeGreaterThanOrEqual(tried.size * WRONG_PATH_VALUES.length);
   }, 300_000);
 
   it('validates every path parameter of every console route (declared in the contract or derived from the path)', () => {

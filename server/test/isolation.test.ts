@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_FUNCS } from '@coldwatch/contract';
 import { hashPassword } from '../src/platform/auth/password.js';
 import { setup, PASSWORD, type TestCtx } from './helper.js';
-import { call, seedRecords, type Records } from '../src/modules/dm/records.fixture.js';
+import { call, seedRecords, type Records } from '../src/modules/shared/records.fixture.js';
 import { createCustomerWithAdmin } from '../src/platform/seed/root.js';
 import { reachableFuncs } from '../src/platform/auth/funcs.js';
 import { knownParams, pathFor, plainSample, queryOf, recordRoutes, shapeOf, takesId, unwrap, type Walked } from './routes.js';
@@ -48,6 +48,9 @@ let limited: string;
 let limitedOwn: Records;
 let exA: number;
 let busIds: number[];
+let verifyA: number;
+/** A's work order and query code (migration 0045) and trip (0046), walked by their ids. */
+let workA: number[];
 
 /** A proxy user (account type -1) of its own agency customer whose proxy role (level -1) governs `governed` and holds every function a proxy may hold. */
 async function addProxy(account: string, governed: number): Promise<string> {
@@ -96,7 +99,55 @@ beforeAll(async () => {
   }
   busIds = Object.values(bus);
   await t.db.query(`INSERT INTO alarm_switch_log(customer_id, carrier_id, carrier_name, alarm_on) VALUES ($1, $2, 'AlphaFridge', false)`, [a.customerId, a.carrierId]);
-  aIds = [...new Set([a.sceneId, a.carrierId, a.gatewayId, a.sensorId, a.contactId, a.rangeId, ex!.id])];
+  // A's own monitor task, and its connection and power exceptions (docs/alarms.md "Connection, power and battery").
+  const task = await t.db.one<{ id: number }>(`INSERT INTO monitor_task(customer_id, family, interval_value, interval_unit, status) VALUES ($1, 'zbp', 7, 'minute', 1) RETURNING id`, [a.customerId]);
+  await t.db.query(
+    `INSERT INTO exception_record(customer_id, carrier_id, sensor_id, gateway_id, type, category, start_ts)
+     VALUES ($1, $2, $3, $4, 'offline', 'sensor_connect', now()), ($1, $2, NULL, $4, 'power', 'gateway_blackout', now())`,
+    [a.customerId, a.carrierId, a.sensorId, a.gatewayId],
+  );
+  // A's invalid rule on its carrier, in force (migration 0037): its routes are walked with its id.
+  const rule = await t.db.one<{ id: number }>(`INSERT INTO invalid_rule(customer_id, name, kind, weekdays, windows, carrier_ids) VALUES ($1, 'AlphaFridge defrost', 'schedule', '{1}', '[[120,150]]', $2) RETURNING id`, [a.customerId, [a.carrierId]]);
+  await t.db.query(`INSERT INTO invalid_rule_version(customer_id, rule_id, kind, weekdays, windows, tz, carrier_ids) VALUES ($1, $2, 'schedule', '{1}', '[[120,150]]', '+08:00', $3)`, [a.customerId, rule!.id, [a.carrierId]]);
+  // A's alarm trigger (migration 0041) naming A's contact and bound to A's carrier: its routes are walked with its id.
+  const trigger = await t.db.one<{ id: number }>(`INSERT INTO alarm_trigger(customer_id, name, categories, channels) VALUES ($1, 'AlphaTrigger', '{temp_high}', '{email}') RETURNING id`, [a.customerId]);
+  await t.db.query(`INSERT INTO alarm_trigger_contact(trigger_id, contact_id, customer_id) VALUES ($1, $2, $3)`, [trigger!.id, a.contactId, a.customerId]);
+  await t.db.query(`UPDATE carrier SET trigger_id = $2 WHERE id = $1`, [a.carrierId, trigger!.id]);
+  // A's forwarding server, its platform and a setting of its carrier (docs/forwarding.md), far from the other ids.
+  await t.db.query(`SELECT setval(pg_get_serial_sequence('forward_binding', 'id'), 11000)`);
+  const fwd = await t.db.one<{ id: number }>(`INSERT INTO forward_server(customer_id, type, name, host, port, pub_topic) VALUES ($1, 'mqtt', 'AlphaForward', 'alpha.example', 1883, 'alpha/up') RETURNING id`, [a.customerId]);
+  const fwdPlatform = await t.db.one<{ id: number }>(`INSERT INTO forward_platform(customer_id, server_id, code, name, app_id) VALUES ($1, $2, 'ALPHAP', 'AlphaPlatform', 'alpha-app') RETURNING id`, [a.customerId, fwd!.id]);
+  const fwdBind = await t.db.one<{ id: number }>(`INSERT INTO forward_binding(customer_id, server_id, platform_id, carrier_id) VALUES ($1, $2, $3, $4) RETURNING id`, [a.customerId, fwd!.id, fwdPlatform!.id, a.carrierId]);
+  // A's verification task on its carrier, to be started (deletable by its owner), with A's sensor (migration 0039); its id far from the others.
+  await t.db.query(`SELECT setval(pg_get_serial_sequence('verify_task', 'id'), 12000)`);
+  const verify = await t.db.one<{ id: number }>(
+    `INSERT INTO verify_task(customer_id, carrier_id, name, setpoint, start_time, record_start, end_time, interval_s) VALUES ($1, $2, 'AlphaVerify', 5, now() + interval '1 hour', now() + interval '1 hour', now() + interval '2 hours', 60) RETURNING id`,
+    [a.customerId, a.carrierId],
+  );
+  await t.db.query('INSERT INTO verify_task_device(task_id, sensor_id, customer_id) VALUES ($1, $2, $3)', [verify!.id, a.sensorId, a.customerId]);
+  verifyA = verify!.id;
+  // A's work order on its sensor (so on A's fridge) with its first step, and a query code of A's sensor (migration 0045); ids far from the others.
+  await t.db.query(`SELECT setval(pg_get_serial_sequence('work_order', 'id'), 13000), setval(pg_get_serial_sequence('query_code', 'id'), 14000)`);
+  const order = await t.db.one<{ id: number }>(
+    `INSERT INTO work_order(customer_id, subject_kind, sensor_id, carrier_id, subject_name, category, description, raised_by_name) VALUES ($1, 'sensor', $2, $3, $4, 'repair', 'AlphaFridge sensor silent', 'alpha') RETURNING id`,
+    [a.customerId, a.sensorId, a.carrierId, a.devNo],
+  );
+  await t.db.query(`INSERT INTO work_order_step(customer_id, work_order_id, action, side, user_id, user_name, status_after) VALUES ($1, $2, 'raise', 'customer', 0, 'alpha', 0)`, [a.customerId, order!.id]);
+  const code = await t.db.one<{ id: number }>(
+    `INSERT INTO query_code(customer_id, note, start_ts, end_ts, expires_at, created_by) VALUES ($1, 'AlphaCode', now() - interval '1 day', now() + interval '7 days', now() + interval '7 days', 'alpha') RETURNING id`,
+    [a.customerId],
+  );
+  await t.db.query('INSERT INTO query_code_sensor(customer_id, code_id, sensor_id) VALUES ($1, $2, $3)', [a.customerId, code!.id, a.sensorId]);
+  workA = [order!.id, code!.id];
+  // A's trip on its carrier (transport mode, migration 0046) with a position; its id far from the others.
+  await t.db.query(`SELECT setval(pg_get_serial_sequence('trip', 'id'), 15000)`);
+  const trip = await t.db.one<{ id: number }>(
+    `INSERT INTO trip(customer_id, carrier_id, origin, destination, cargo, start_ts, started_by) VALUES ($1, $2, 'AlphaOrigin', 'AlphaDestination', 'AlphaCargo', now() - interval '1 hour', 'alpha') RETURNING id`,
+    [a.customerId, a.carrierId],
+  );
+  await t.db.query(`INSERT INTO trip_position(customer_id, carrier_id, trip_id, ts, lat, lng, source) VALUES ($1, $2, $3, now() - interval '30 minutes', 31.2, 121.4, $4)`, [a.customerId, a.carrierId, trip!.id, a.gatewaySn]);
+  workA.push(trip!.id);
+  aIds = [...new Set([a.sceneId, a.carrierId, a.gatewayId, a.sensorId, a.contactId, a.rangeId, ex!.id, task!.id, rule!.id, verify!.id, trigger!.id, fwd!.id, fwdPlatform!.id, fwdBind!.id, ...workA])];
   aSecretHash = (await t.db.one<{ secret_hash: string }>('SELECT secret_hash FROM gateway WHERE id = $1', [a.gatewayId]))!.secret_hash;
   beta = await t.login('beta');
   viewer = await t.login('alphaviewer');
@@ -180,7 +231,7 @@ async function snapshotOfLimit(): Promise<Record<string, string>> {
 /** The scene-limited walk: A's seeded records by their ids, the limited user's own contact where a contact is named. */
 const outsideLimit = () => ({
   rec: { ...a, contactId: limitedOwn.contactId },
-  ids: [a.sceneId, a.carrierId, a.gatewayId, a.sensorId, exA, ...busIds],
+  ids: [a.sceneId, a.carrierId, a.gatewayId, a.sensorId, exA, ...busIds, verifyA, ...workA],
   // Not 'Alpha' (the user's own customer is Alpha Hospital) nor A's contact (contacts are not limited).
   markers: () => ['AlphaWard', 'AlphaFridge', 'AlphaGateway', 'AlphaRelay', 'AlphaDisplay', 'AlphaBase', a.devNo, a.gatewaySn, a.sceneCode, a.secret, aSecretHash],
   snapshot: snapshotOfLimit,
@@ -242,7 +293,7 @@ const walkable = () => routes.filter((r) => r.url.startsWith('/service/') && !r.
 describe('tenant isolation over every route', () => {
   it('records the routes of every module', () => {
     const urls = routes.map((r) => r.url);
-    for (const u of ['/service/carrier/page', '/service/gateway/add', '/service/sensor/lst/:type', '/service/share/history', '/service/share/tree', '/service/live/stream']) {
+    for (const u of ['/service/carrier/page', '/service/gateway/add', '/service/sensor/lst/:type', '/service/share/history', '/service/share/tree', '/service/live/stream', '/service/forwardSet/page', '/service/forwardBind/del', '/service/detailData/export']) {
       expect(urls).toContain(u);
     }
   });
@@ -288,6 +339,87 @@ describe('tenant isolation over every route', () => {
   it("the scene-limited user does see its own scene's carrier and not the other (positive control)", async () => {
     const rows = (await t.app.inject({ method: 'GET', url: '/service/carrier/page?iDisplayLength=100', headers: { cookie: limited } })).json().result.rows;
     expect(rows.map((r: { id: number }) => r.id)).toEqual([limitedOwn.carrierId]);
+  });
+
+  // The statistics (issue 29) over a range that holds A's readings: the walk's sampled range may hold none.
+  // It ends on a 5-minute boundary so that the readings are answered from the rollups, not raw.
+  it("A's carrier statistics are 404 for B, B's proxy and the scene-limited user, and left out of their lists; A sees them", async () => {
+    const q = `startTime=${Date.now() - 3_600_000}&endTime=${Math.floor(Date.now() / 300_000) * 300_000}`;
+    for (const cookie of [beta, proxyOfB, limited]) {
+      expect((await t.app.inject({ method: 'GET', url: `/service/count/statistic?carrierId=${a.carrierId}&${q}`, headers: { cookie } })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: `/service/count/statistic/list?carrierIds=${a.carrierId}&${q}`, headers: { cookie } })).json().result).toEqual([]);
+    }
+    const own = (await t.app.inject({ method: 'GET', url: `/service/count/statistic?carrierId=${a.carrierId}&${q}`, headers: { cookie: a.cookie } })).json().result;
+    expect(own.summary.temp.readings).toBeGreaterThan(0);
+  });
+
+  // The detail-data export (issue 29) over the walk's range, which holds A's seeded readings: the
+  // walk's calls of it are not vacuous, since A's own file holds the carrier's rows.
+  it("A's detail-data export is 404 for B, B's proxy and the scene-limited user; A's own file holds its rows", async () => {
+    const k = knownParams(a, a.carrierId);
+    const url = `/service/detailData/export?carrierIds=${a.carrierId}&start=${k.start}&end=${Date.now()}`;
+    for (const cookie of [beta, proxyOfB, limited]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('AlphaFridge');
+    }
+    const own = await t.app.inject({ method: 'GET', url, headers: { cookie: a.cookie } });
+    expect(own.body.split('\r\n').filter((l) => l.includes(',AlphaFridge,'))).toHaveLength(10);
+  });
+
+  // The signed handling routes ask for a signature the walk cannot fill (a nested object): here
+  // they are called signed for real, as B's administrator and as the scene-limited user, each
+  // with its own right password, so that only the scope stands between them and A's records.
+  it("signed handling of A's exceptions by B, or outside the scene limit, is 404 and changes nothing; a bulk with one foreign id changes nothing", async () => {
+    const exB = (await t.db.one<{ id: number }>(
+      `INSERT INTO exception_record(customer_id, type, category, status, ongoing, start_ts, end_ts) VALUES ($1, 'data', 'temp_high', 1, false, now() - interval '1 hour', now()) RETURNING id`,
+      [t.tenants.b.customerId],
+    ))!.id;
+    const before = await snapshotOfA();
+    const beforeLimit = await snapshotOfLimit();
+    const optionsOf = async (cookie: string) => (await t.app.inject({ method: 'GET', url: '/service/exReason/options', headers: { cookie } })).json().result as { id: number }[];
+    for (const [cookie, account, ownEx] of [[beta, 'beta', exB], [limited, 'limited', null]] as const) {
+      const sign = { account, password: PASSWORD };
+      const reasonId = (await optionsOf(cookie))[0].id;
+      const handling = { reasonId, measures: 'Intruder', judgement: 'confirmed', comment: 'Intruder', sign };
+      const calls: [string, string, unknown][] = [
+        ['PUT', '/service/exception/handle', { ids: [exA], ...handling }],
+        ['PUT', `/service/exception/close?ids=${exA}`, { sign }],
+        ['POST', '/service/exception/comment', { id: exA, comment: 'Intruder', sign }],
+        ['PUT', '/service/exception/correct', { id: exA, ...handling }],
+        ['GET', `/service/exception/link?id=${exA}`, undefined],
+        ...(ownEx ? ([['PUT', `/service/exception/close?ids=${ownEx},${exA}`, { sign }]] as [string, string, unknown][]) : []),
+      ];
+      for (const [method, url, payload] of calls) {
+        const res = await t.app.inject({ method: method as any, url, payload: payload as any, headers: { cookie } });
+        expect(res.statusCode, `${account} ${method} ${url}: ${res.body}`).toBe(404);
+      }
+    }
+    expect(await snapshotOfA()).toEqual(before);
+    expect(await snapshotOfLimit()).toEqual(beforeLimit);
+    expect((await t.db.one<{ status: number }>('SELECT status FROM exception_record WHERE id = $1', [exB]))!.status).toBe(1);
+    expect(await t.db.query('SELECT id FROM exception_handling WHERE exception_id = ANY($1)', [[exA, exB]])).toEqual([]);
+    // A's reasons are not B's to read.
+    expect((await t.app.inject({ method: 'GET', url: `/service/exReason/options?customerId=${a.customerId}`, headers: { cookie: beta } })).statusCode).toBe(404);
+  });
+
+  it('an /exDetail token shows its one exception: B\'s token nothing of A, a token made up for A nothing at all', async () => {
+    const { signExceptionLink } = await import('../src/alarm/exceptionLink.js');
+    const exB = (await t.db.one<{ id: number }>(
+      `INSERT INTO exception_record(customer_id, type, category, start_ts) VALUES ($1, 'data', 'temp_low', now()) RETURNING id`,
+      [t.tenants.b.customerId],
+    ))!.id;
+    const shared = (token: string) => t.app.inject({ method: 'GET', url: `/service/exception/shared?token=${encodeURIComponent(token)}` });
+    const ofB = await signExceptionLink(t.db, exB, t.tenants.b.customerId);
+    const own = await shared(ofB.token);
+    expect(own.json().result.id).toBe(exB);
+    expect(markers().filter((m) => own.body.includes(m))).toEqual([]);
+    const [, , exp, mac] = ofB.token.split('.');
+    for (const forged of [`${exA}.${t.tenants.b.customerId}.${exp}.${mac}`, `${exA}.${a.customerId}.${exp}.${mac}`]) {
+      const res = await shared(forged);
+      expect(res.statusCode).toBe(401);
+      expect(markers().filter((m) => res.body.includes(m))).toEqual([]);
+    }
   });
 
   it("a proxy user governing customer A does see A's carrier (positive control)", async () => {

@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import { modules } from '../src/modules/index.js';
-import type { Records } from '../src/modules/dm/records.fixture.js';
+import type { Records } from '../src/modules/shared/records.fixture.js';
 
 /*
  * Route discovery shared by the tests that walk EVERY registered route (test/isolation.test.ts,
@@ -75,6 +75,8 @@ export function knownParams(a: Records, id: number, withCodes = false): Record<s
     contactId: a.contactId, unitId: 1, exceptionId: id, customerId: a.customerId, scopeId: a.customerId, deviceNo: a.devNo, devNo: a.devNo,
     dev: a.devNo, ...(withCodes ? { sn: a.gatewaySn, code: a.sceneCode, sceneCode: a.sceneCode } : {}),
     start: now - 86_400_000, end: now, contactIds: [a.contactId],
+    // Detail data's subjects (a list in one query string): the carrier kind, the sensor kind being found the same way.
+    carrierIds: String(a.carrierId),
   };
 }
 

@@ -3,7 +3,7 @@
  * (monitor list, carrier detail) and the web (board, table, map, overview, home), so that no
  * two screens count a carrier differently.
  */
-import { CARRIER_STATUS, DEVICE_STATUS } from './enums.js';
+import { CARRIER_STATUS, DEVICE_STATUS, isDataCategory } from './enums.js';
 import { carrierValue, type SampleMode } from './sample.js';
 
 /** Where a value stands against its zone (spec §9: above max orange, below min blue). */
@@ -29,7 +29,7 @@ export interface BoardSensorLike {
   lastTs: number | null;
   temp: number | null;
   hum: number | null;
-  /** Categories of its ongoing exceptions, when the live stream told them. */
+  /** Categories of its ongoing exceptions, when the live stream or the list told them (only the data ones make its carrier abnormal). */
   ongoing?: string[];
 }
 
@@ -84,7 +84,9 @@ export function boardState(c: BoardCarrierLike): BoardState {
   if (!c.sensors.some(sensorOnline)) return 'offline';
   const cl = climateOf(c);
   const out = (s: RangeState) => s === 'high' || s === 'low';
-  if (out(cl.tempState) || out(cl.humState) || c.openExceptions > 0 || c.sensors.some((s) => sensorOnline(s) && s.ongoing?.length)) return 'abnormal';
+  // Only temperature and humidity make a carrier abnormal: a sensor offline, a gateway's power
+  // failure or a low battery are the device's own state (docs/alarms.md "Connection, power and battery").
+  if (out(cl.tempState) || out(cl.humState) || c.openExceptions > 0 || c.sensors.some((s) => sensorOnline(s) && s.ongoing?.some(isDataCategory))) return 'abnormal';
   return 'normal';
 }
 

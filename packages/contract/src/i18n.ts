@@ -1,20 +1,9 @@
 import enErrors from '../locales/en-US/errors.json' with { type: 'json' };
 import zhErrors from '../locales/zh-CN/errors.json' with { type: 'json' };
 
-export const LOCALES = ['zh-CN', 'en-US'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'zh-CN';
+import { DEFAULT_LOCALE, type Locale } from './locale.js';
 
 const catalogues: Record<Locale, Record<string, unknown>> = { 'en-US': enErrors, 'zh-CN': zhErrors };
-
-/** Normalises zh_CN / en / en-GB … to one of our locales. */
-export function toLocale(raw: string | undefined | null): Locale | undefined {
-  if (!raw) return undefined;
-  const v = raw.replace('_', '-').toLowerCase();
-  if (v.startsWith('zh')) return 'zh-CN';
-  if (v.startsWith('en')) return 'en-US';
-  return undefined;
-}
 
 /** Looks a dotted key up in the server-side message catalogue; an unknown key is returned as it is. */
 export function translate(key: string, locale: Locale = DEFAULT_LOCALE, vars?: Record<string, string | number>): string {

@@ -69,8 +69,14 @@ export const MENU: MenuEntry[] = [
       { code: 'scene', url: '/arch/architecture', object: 'Scene' },
       { code: 'proberange', url: '/arch/detection', object: 'Range' },
       { code: 'verificationTask', url: '/arch/verificationTask', object: 'VerifyTask' },
+      // Spec §2 /arch/task (hidden): offline detection per device family; reached from the device pages' links.
+      { code: 'monitorTask', url: '/arch/task', object: 'DetectionTask', hidden: true },
       { code: 'collectRecord', url: '/arch/temprecord', object: 'RecordPoint' },
       { code: 'contact', url: '/arch/contacts', object: 'Contact', hidden: true },
+      // Spec §2 /arch/alarmRecord (hidden): the alarm records, shown by the alarm switch log (ROUTE_ALIASES).
+      { code: 'alarmRecord', url: '/arch/alarmRecord', object: 'AlarmRecord', hidden: true },
+      // Spec §2 /arch/download (hidden): the exported files to download (issue 30).
+      { code: 'download', url: '/arch/download', object: 'Download', hidden: true },
     ],
   },
   {
@@ -83,6 +89,8 @@ export const MENU: MenuEntry[] = [
     ],
   },
   { code: 'workOrder', url: '/order/workOrder', icon: 'profile', object: 'WorkOrder' },
+  // Spec §2 /code/findCode (the section "code"): query codes, which hand a sensor's readings to whoever holds one.
+  { code: 'findCode', url: '/code/findCode', icon: 'qrcode', object: 'History' },
   {
     code: 'log', url: '/noti', icon: 'notification',
     children: [

@@ -5,6 +5,8 @@
  * rejected on its own, with its reason, and never fails a shared batch.
  */
 
+import { READING_FIELDS, type ReadingField } from './enums.js';
+
 /** Inclusive ranges, in the protocol's units: °C, %RH, V, dBm, 0–255, ppm, 1 open / 0 closed. */
 export const READING_LIMITS = {
   temp: [-327.67, 327.67],
@@ -14,10 +16,11 @@ export const READING_LIMITS = {
   lqi: [0, 255],
   gas: [0, 1_000_000],
   door: [0, 1],
-} as const;
+} as const satisfies Record<ReadingField, readonly [number, number]>;
 
-export type ReadingValue = keyof typeof READING_LIMITS;
-export const READING_VALUES = Object.keys(READING_LIMITS) as ReadingValue[];
+/** The reading kinds (enums.ts), each of which has its limits above. */
+export type ReadingValue = ReadingField;
+export const READING_VALUES: readonly ReadingValue[] = READING_FIELDS;
 
 /** Temperature and humidity keep two decimals (spec §5); the device's float noise beyond is rounded away. */
 export const TWO_DECIMALS: readonly ReadingValue[] = ['temp', 'hum'];

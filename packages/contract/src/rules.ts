@@ -82,6 +82,31 @@ export const sampleIntervalSeconds = z
   .min(10, { error: 'errors.rule.sampleInterval' })
   .max(65535, { error: 'errors.rule.sampleInterval' });
 
+/**
+ * Alarm delay in seconds (spec §3 alarm trigger "delay"; issue 27): how long a carrier's value
+ * must stay out before an exception opens, and back inside by the margin before it ends.
+ * Whole seconds, 0..86400 (a day).
+ */
+export const alarmDelaySeconds = z
+  .number({ error: 'errors.rule.alarmDelay' })
+  .int({ error: 'errors.rule.alarmDelay' })
+  .min(0, { error: 'errors.rule.alarmDelay' })
+  .max(86400, { error: 'errors.rule.alarmDelay' });
+
+/** Hysteresis margin of a zone (°C or %RH): how far inside a limit a value must come back to end an exception. 0..10, two decimals. */
+export const alarmMargin = z
+  .number({ error: 'errors.rule.alarmMargin' })
+  .min(0, { error: 'errors.rule.alarmMargin' })
+  .max(10, { error: 'errors.rule.alarmMargin' })
+  .refine(twoDecimals, { error: 'errors.rule.alarmMargin' });
+
+/**
+ * A new carrier's alarm delay and margins, and what existing carriers were given (migration
+ * 0034): no delay, so that no default ever hides an excursion (the first reading out alarms at
+ * once), and margins that alone stop a value hovering on a limit from flapping.
+ */
+export const ALARM_DEFAULTS = { delayS: 0, tempMargin: 0.3, humMargin: 2 } as const;
+
 /** A zone (range): both bounds required, min not above max (spec §5). */
 export const zone = (bound: z.ZodType<number>) =>
   z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { CARRIER_MODES, CARRIER_TYPES, GATEWAY_TYPES, LOAD_TYPES, NOTICE_CHANNELS, SENSOR_TYPES } from './enums.js';
+import { CARRIER_MODES, CARRIER_TYPES, GATEWAY_TYPES, LOAD_TYPES, SENSOR_TYPES } from './enums.js';
 import { SAMPLE_MODES } from './sample.js';
+import { mktDh } from './api/statistic.js';
 import { GAS_CODES } from './deviceTypes.js';
 import * as r from './rules.js';
 
@@ -20,12 +21,10 @@ export const carrierBody = z
     traceable: z.boolean().default(false),
     isKpi: z.boolean().default(true),
     sampleMode: z.enum(SAMPLE_MODES, { error: 'errors.rule.sampleMode' }).default('latest'),
-    /** Spec §3 "alarm method": the channels a carrier's alarm notices go out on; at least one. */
-    alarmMethods: z
-      .array(z.enum(NOTICE_CHANNELS, { error: 'errors.rule.alarmMethod' }))
-      .min(1, { error: 'errors.rule.alarmMethodRequired' })
-      .transform((a) => [...new Set(a)])
-      .default(['email']),
+    /** ΔH/R of its mean kinetic temperature, K (docs/statistics.md); left out keeps it (10,000 K for a new carrier). */
+    mktDh: mktDh.optional(),
+    /** Spec §3 "alarm method", delay and margins: the bound alarm trigger's (api/alarmTrigger.ts); null unbinds, left out keeps the binding. */
+    triggerId: z.number().int().positive().nullable().optional(),
     tempMin: r.temperature.nullable().default(null),
     tempMax: r.temperature.nullable().default(null),
     humMin: r.humidity.nullable().default(null),

@@ -3,7 +3,7 @@ import { carrierSeries, type SampleMode } from '@coldwatch/contract';
 import { setup, type TestCtx } from '../../test/helper.js';
 import type { ExceptionEvent } from '../platform/events.js';
 import { startAlarm, type Alarm } from './index.js';
-import { rulesFor, segment } from './segments.js';
+import { IDLE, rulesFor, segment } from './segments.js';
 import { addSensor, exceptionsOf, ingest, site, type Site } from './testkit.js';
 
 const T0 = Date.UTC(2024, 10, 23, 0, 0, 0);
@@ -23,9 +23,12 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Alarm delay and temperature margin of a fridge; left out, the defaults (migration 0034). */
+type Settings = { delayS?: number; tempMargin?: number };
+
 /** A fridge (zone 2–8 °C) with `n` probes in `mode`. */
-async function fridge(name: string, mode: SampleMode, n: number, emails: string[] = []): Promise<Site[]> {
-  const first = await site(t.db, t.tenants.a.customerId, { name, emails });
+async function fridge(name: string, mode: SampleMode, n: number, emails: string[] = [], settings: Settings = {}): Promise<Site[]> {
+  const first = await site(t.db, t.tenants.a.customerId, { name, emails, ...settings });
   const all = [first];
   for (let i = 1; i < n; i++) all.push(await addSensor(t.db, first));
   await t.db.query(`UPDATE carrier SET sample_mode = $2 WHERE id = $1`, [first.carrierId, mode]);
@@ -99,9 +102,9 @@ describe('alarms on the carrier value (spec §3 sample modes)', () => {
     const [a, b] = await fridge('Stale probe', 'max', 2);
     await ingest(t.db, b, [[at(0), 20]]);
     await ingest(t.db, a, [[at(0), 5]]);
-    await ingest(t.db, a, [[at(10), 5]]); // b's 20 is 10 minutes old: stale (3 × 60 s + 60 s)
+    await ingest(t.db, a, [[at(11), 5]]); // b's 20 is 11 minutes old: stale (the ZBP monitor task's default, 10 min, alarm/offline.ts)
     await alarm.drain();
-    expect(await carrierEx(a)).toMatchObject([{ ongoing: false, start: at(0), end: at(10), peak: 20 }]);
+    expect(await carrierEx(a)).toMatchObject([{ ongoing: false, start: at(0), end: at(11), peak: 20 }]);
   });
 
   it('changing the mode ends the other judgement\'s ongoing exceptions', async () => {
@@ -124,15 +127,16 @@ describe('alarms on the carrier value (spec §3 sample modes)', () => {
   });
 
   /** Three probes of an avg fridge and their readings for 30 rounds (probes 1 a minute after 0 and 2). */
-  async function wavy(name: string, rnd: () => number) {
-    const probes = await fridge(name, 'avg', 3);
+  async function wavy(name: string, rnd: () => number, settings: Required<Settings>) {
+    const probes = await fridge(name, 'avg', 3, [], settings);
     const readings = probes.flatMap((s, k) => Array.from({ length: 30 }, (_, i) => ({ s, k, ts: at(i * 2 + (k % 2)), v: Math.round((5 + 6 * Math.sin(i / 3 + k) + rnd() * 2) * 10) / 10 })));
     const series = carrierSeries(
       'avg',
       probes.map((_, k) => ({ staleMs: 240_000, samples: readings.filter((r) => r.k === k).sort((x, y) => x.ts - y.ts).map((r) => ({ ts: r.ts, value: r.v })) })),
     );
-    const want = rulesFor({ temp_min: 2, temp_max: 8, hum_min: null, hum_max: null }).flatMap((rule) =>
-      segment(rule, null, series.map((p) => ({ ts: p.ts, v: p.value })), { kind: 'none' }).map((r) => ({ category: rule.category, start: r.start, end: r.end, peak: Math.round(r.peak * 100) / 100 })),
+    const zone = { temp_min: 2, temp_max: 8, hum_min: null, hum_max: null, temp_margin: settings.tempMargin, alarm_delay_s: settings.delayS };
+    const want = rulesFor(zone).flatMap((rule) =>
+      segment(rule, IDLE, series.map((p) => ({ ts: p.ts, v: p.value }))).map((r) => ({ category: rule.category, start: r.start, end: r.end, peak: Math.round(r.peak * 100) / 100 })),
     );
     expect(want.length).toBeGreaterThan(2);
     return { probes, readings, want };
@@ -141,10 +145,14 @@ describe('alarms on the carrier value (spec §3 sample modes)', () => {
   const order = (x: { category: string; start: number }, y: { category: string; start: number }) => x.category.localeCompare(y.category) || x.start - y.start;
   const recorded = async (s: Site) => (await carrierEx(s)).map((e) => ({ category: e.category, start: e.start, end: e.end, peak: Math.round(e.peak * 100) / 100, ongoing: e.ongoing })).sort(order);
 
-  it('arrives at the exceptions of the whole series whatever the batches and evaluation times, readings coming in time order', async () => {
+  // Points a minute apart: a delay of two minutes merges crossings.
+  it.each([
+    [0, 0],
+    [120, 0.3],
+  ])('arrives at the exceptions of the whole series whatever the batches and evaluation times, readings coming in time order (delay %i s, margin %f)', async (delayS, tempMargin) => {
     const rnd = lcg(7);
     for (let round = 0; round < 3; round++) {
-      const { probes, readings, want } = await wavy(`In order ${round}`, rnd);
+      const { probes, readings, want } = await wavy(`In order ${delayS} ${round}`, rnd, { delayS, tempMargin });
       const inOrder = [...readings].sort((x, y) => x.ts - y.ts || x.k - y.k);
       for (let i = 0; i < inOrder.length; ) {
         const size = 1 + Math.floor(rnd() * 6);
@@ -157,13 +165,16 @@ describe('alarms on the carrier value (spec §3 sample modes)', () => {
     }
   });
 
-  it('misses no excursion and leaves none open when one probe\'s readings come late (back-fill)', async () => {
+  it.each([
+    [0, 0.3],
+    [120, 0.3],
+  ])('misses no excursion and leaves none open when one probe\'s readings come late (back-fill; delay %i s, margin %f)', async (delayS, tempMargin) => {
     // A late probe changes the value of moments already judged: what was recorded then stays on
     // record (it may have been handled and mailed), but every excursion of the whole series is
     // covered and nothing stays ongoing that the whole series has ended.
     const rnd = lcg(11);
     for (let round = 0; round < 3; round++) {
-      const { probes, readings, want } = await wavy(`Back-filled ${round}`, rnd);
+      const { probes, readings, want } = await wavy(`Back-filled ${delayS} ${round}`, rnd, { delayS, tempMargin });
       const late = readings.filter((r) => r.k === 1);
       const rest = readings.filter((r) => r.k !== 1).sort((x, y) => x.ts - y.ts);
       for (const r of rest) await ingest(t.db, r.s, [[r.ts, r.v]]);

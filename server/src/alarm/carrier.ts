@@ -1,6 +1,9 @@
 import { carrierSeries, SAMPLE_MODE_MIN, type Sample, type SampleMode } from '@coldwatch/contract';
 import type { Queryable } from '../platform/db/client.js';
-import { isOut, rulesFor, segment, worse, type Field, type Point, type Prefix, type Rule, type Suffix } from './segments.js';
+import { sensorOfflineAfterS } from './offline.js';
+import { isClear, isOut, rulesFor, segment, type Field, type Point } from './segments.js';
+import { readAhead, stateBefore, type Lookup, type Reach, type Stored } from './around.js';
+import { Exclusion } from './excluded.js';
 import { apply, closeOngoing, iso, ms, writeNotices, type EvalOutcome, type ExRow, type Opened, type SensorCtx, type Target } from './exceptions.js';
 
 /**
@@ -12,10 +15,12 @@ import { apply, closeOngoing, iso, ms, writeNotices, type EvalOutcome, type ExRo
  *
  * The value's series is `carrierSeries` of the contract (the board's value at every moment): a
  * point whenever one of the sensors reports, the mode over each sensor's latest reading that is
- * not stale (3 × its sample interval + 60 s, when presence would call it offline). The runs,
- * the matching to stored exceptions and the writes are the sensor path's (segments.ts,
- * evaluator.ts apply), so the same guarantees hold: one transaction, idempotent, order of
- * arrival irrelevant within the look-around below.
+ * not stale (silent no longer than its monitor task allows, alarm/offline.ts: when presence would
+ * call it offline). The runs
+ * (with the carrier's delay and margins), what surrounds a window and the matching to stored
+ * exceptions and the writes are the sensor path's (segments.ts, around.ts, exceptions.ts apply),
+ * so the same guarantees hold: one transaction, idempotent, order of arrival irrelevant within
+ * the look-around below.
  *
  * A queue row is still one sensor's window; the carrier is evaluated over that window under
  * an advisory lock of its own, so two sensors of one carrier are never judged at once.
@@ -35,12 +40,13 @@ export interface Members {
 /** The carrier's running sensors when its value is an aggregate (a mode other than latest with enough of them), else null. */
 export async function aggregateOf(q: Queryable, carrierId: number, mode: SampleMode | null): Promise<Members | null> {
   if (!mode || mode === 'latest') return null;
-  const rows = await q.query<{ id: number; dev_no: string; sample_interval: number }>(
-    `SELECT id, dev_no, sample_interval FROM sensor WHERE carrier_id = $1 AND status <> 2 ORDER BY id`,
+  // A sensor's value is stale when presence would call it offline (alarm/offline.ts, its monitor task).
+  const rows = await q.query<{ id: number; dev_no: string; offline_s: number }>(
+    `SELECT id, dev_no, ${sensorOfflineAfterS('sensor')} AS offline_s FROM sensor WHERE carrier_id = $1 AND status <> 2 ORDER BY id`,
     [carrierId],
   );
   if (rows.length < SAMPLE_MODE_MIN[mode]) return null;
-  return { carrierId, mode, sensors: rows.map((r) => ({ id: r.id, devNo: r.dev_no, staleMs: (3 * r.sample_interval + 60) * 1000 })) };
+  return { carrierId, mode, sensors: rows.map((r) => ({ id: r.id, devNo: r.dev_no, staleMs: Number(r.offline_s) * 1000 })) };
 }
 
 /**
@@ -54,20 +60,23 @@ export async function evaluateCarrier(q: Queryable, ctx: SensorCtx, m: Members, 
   await closeOngoing(q, ctx, { sensorId: ctx.id }, minTs, out);
   const rules = rulesFor(ctx);
   const opened: Opened[] = [];
+  // The carrier's value at an excluded moment (invalid rules) is invisible, as on the sensor path.
+  const excl = ctx.excl_rules ? new Exclusion(q, m.carrierId) : null;
   for (const field of ['temp', 'hum'] as Field[]) {
     const fieldRules = rules.filter((r) => r.field === field);
     if (!fieldRules.length) continue;
-    const series = new Series(q, m, field);
+    const series = new Series(q, m, field, excl);
     const window = await series.between(minTs, maxTs);
     if (!window.length) continue;
-    const prev = await series.pointBefore(minTs);
-    const after = await series.between(maxTs + 1, maxTs + LOOK_MS);
+    // The delay is the carrier's: the same for every rule.
+    const before = await SeriesBefore.start(series, minTs, fieldRules[0].delay);
+    const after: Reach = { points: await series.between(maxTs + 1, maxTs + LOOK_MS), complete: true, more: async () => {}, reach: async () => {} };
     for (const rule of fieldRules) {
-      const prefix = await loadPrefix(q, m.carrierId, series, rule, prev, minTs);
-      const suffix = await loadSuffix(q, m.carrierId, rule, after);
-      const runs = segment(rule, prefix, window, suffix);
-      const spanLo = prefix?.start ?? minTs;
-      const spanHi = suffix.kind === 'out' ? suffix.last : maxTs;
+      const ahead = await readAhead(rule, after);
+      const state = await stateBefore(rule, before, carrierLookup(q, m.carrierId, series));
+      const runs = segment(rule, state, [...window, ...ahead]);
+      const spanLo = state.kind === 'idle' ? minTs : state.run.start;
+      const spanHi = ahead.length ? ahead[ahead.length - 1].ts : maxTs;
       const existing = await q.query<ExRow>(
         `SELECT id, start_ts, last_ts, end_ts, ongoing, first_value, peak_value FROM exception_record
           WHERE carrier_id = $1 AND sensor_id IS NULL AND type = 'data' AND category = $2 AND start_ts <= $3
@@ -75,11 +84,11 @@ export async function evaluateCarrier(q: Queryable, ctx: SensorCtx, m: Members, 
           ORDER BY start_ts FOR UPDATE`,
         [m.carrierId, rule.category, iso(spanHi), iso(spanLo)],
       );
-      const known = [...window, ...after];
+      const known = [...window, ...after.points];
       const target: Target = {
         sensorId: null,
         gatewayId: null,
-        endAfter: async (r, t) => known.find((p) => p.ts > t && !isOut(r, p.v))?.ts ?? null,
+        endAfter: async (r, t) => known.find((p) => p.ts > t && isClear(r, p.v))?.ts ?? null,
       };
       await apply(q, ctx, target, rule, runs, existing, out, opened);
     }
@@ -103,6 +112,7 @@ class Series {
     private q: Queryable,
     private m: Members,
     private field: Field,
+    private excl: Exclusion | null = null,
   ) {
     this.ids = m.sensors.map((s) => s.id);
   }
@@ -142,11 +152,12 @@ class Series {
     const before = await this.latestBefore(lo);
     const samples = new Map<number, Sample[]>(this.ids.map((id) => [id, []]));
     for (const r of rows) samples.get(r.sensor_id)!.push({ ts: ms(r.ts), value: r.v });
-    return carrierSeries(
+    const points = carrierSeries(
       this.m.mode,
       this.m.sensors.map((s) => ({ staleMs: s.staleMs, samples: samples.get(s.id)!, before: before.get(s.id) ?? null })),
       lo,
     ).map((p) => ({ ts: p.ts, v: p.value }));
+    return this.excl ? this.excl.keep(points) : points;
   }
 
   /** The carrier's last point before t: the mode over each sensor's latest reading then. */
@@ -156,45 +167,68 @@ class Series {
       this.m.mode,
       this.m.sensors.map((s) => ({ staleMs: s.staleMs, samples: before.has(s.id) ? [before.get(s.id)!] : [] })),
     ).at(-1);
-    return last ? { ts: last.ts, v: last.value } : null;
+    if (!last) return null;
+    const point = { ts: last.ts, v: last.value };
+    if (!this.excl || (await this.excl.keep([point])).length) return point;
+    // Excluded: the last point that is not, within the look-around.
+    return (await this.between(t - LOOK_MS, t - 1)).at(-1) ?? null;
   }
 }
 
 /**
- * The run reaching the window from before. Fast path: the carrier's exception whose last point
- * is exactly the previous point. Otherwise (back-fill) the run is recounted over the day before.
+ * The carrier's points before a window, as around.ts asks for them: first only the last one
+ * (the mode over each sensor's latest reading), which decides for a carrier in range; then the
+ * points of twice the delay (at least 10 minutes) before the window, then of the day before (the
+ * look-around: a back-filled window is judged on at most the day around it).
  */
-async function loadPrefix(q: Queryable, carrierId: number, series: Series, rule: Rule, prev: Point | null, minTs: number): Promise<Prefix> {
-  if (!prev || !isOut(rule, prev.v)) return null;
-  const [e] = await q.query<{ start_ts: Date; first_value: number | null; peak_value: number | null }>(
-    `SELECT start_ts, first_value, peak_value FROM exception_record
-      WHERE carrier_id = $1 AND sensor_id IS NULL AND type = 'data' AND category = $2 AND last_ts = $3 ORDER BY start_ts DESC LIMIT 1`,
-    [carrierId, rule.category, iso(prev.ts)],
-  );
-  if (e && e.first_value !== null && e.peak_value !== null) return { start: ms(e.start_ts), first: e.first_value, peak: worse(rule, e.peak_value, prev.v), last: prev.ts };
-  const points = await series.between(minTs - LOOK_MS, minTs - 1);
-  let i = points.length;
-  while (i > 0 && isOut(rule, points[i - 1].v)) i--;
-  const run = points.slice(i);
-  if (!run.length) return { start: prev.ts, first: prev.v, peak: prev.v, last: prev.ts };
-  return { start: run[0].ts, first: run[0].v, peak: run.reduce((p, x) => worse(rule, p, x.v), run[0].v), last: run[run.length - 1].ts };
+class SeriesBefore implements Reach {
+  points: Point[] = [];
+  complete = false;
+  private span = 0;
+
+  private constructor(
+    private series: Series,
+    private minTs: number,
+    private delay: number,
+    private prev: Point | null,
+  ) {
+    this.points = prev ? [prev] : [];
+    this.complete = !prev;
+  }
+
+  static async start(series: Series, minTs: number, delay: number) {
+    return new SeriesBefore(series, minTs, delay, await series.pointBefore(minTs));
+  }
+
+  private async load(span: number) {
+    this.span = Math.min(span, LOOK_MS);
+    const pts = await this.series.between(this.minTs - this.span, this.minTs - 1);
+    this.points = pts.length ? pts : this.prev ? [this.prev] : [];
+    this.complete = this.span >= LOOK_MS;
+  }
+
+  async more() {
+    if (!this.complete) await this.load(this.span === 0 ? Math.max(2 * this.delay, 600_000) : LOOK_MS);
+  }
+
+  async reach(t: number) {
+    if (!this.complete && this.minTs - t > this.span) await this.load(this.minTs - t);
+  }
 }
 
-/** What follows the window: the carrier's points after it, up to the first in-range one. */
-async function loadSuffix(q: Queryable, carrierId: number, rule: Rule, after: Point[]): Promise<Suffix> {
-  const next = after[0];
-  if (!next) return { kind: 'none' };
-  if (!isOut(rule, next.v)) return { kind: 'in', ts: next.ts };
-  const [e] = await q.query<{ first_value: number | null; peak_value: number | null; last_ts: Date | null; end_ts: Date | null; ongoing: boolean }>(
-    `SELECT first_value, peak_value, last_ts, end_ts, ongoing FROM exception_record
-      WHERE carrier_id = $1 AND sensor_id IS NULL AND type = 'data' AND category = $2 AND start_ts = $3 ORDER BY id LIMIT 1`,
-    [carrierId, rule.category, iso(next.ts)],
-  );
-  if (e && e.first_value !== null && e.peak_value !== null && e.last_ts && (e.ongoing || e.end_ts)) {
-    return { kind: 'out', start: next.ts, first: e.first_value, peak: e.peak_value, last: ms(e.last_ts), end: e.ongoing ? null : ms(e.end_ts!) };
-  }
-  let i = 0;
-  let peak = next.v;
-  while (i < after.length && isOut(rule, after[i].v)) peak = worse(rule, peak, after[i++].v);
-  return { kind: 'out', start: next.ts, first: next.v, peak, last: after[i - 1].ts, end: after[i]?.ts ?? null };
-}
+/** The carrier's stored exceptions (around.ts Lookup): its latest of the rule starting at or before p; out points from the series. */
+const carrierLookup =
+  (q: Queryable, carrierId: number, series: Series): Lookup =>
+  async (rule, p) => {
+    const [e] = await q.query<{ start_ts: Date; first_value: number | null; peak_value: number | null; last_ts: Date | null; end_ts: Date | null; ongoing: boolean }>(
+      `SELECT start_ts, first_value, peak_value, last_ts, end_ts, ongoing FROM exception_record
+        WHERE carrier_id = $1 AND sensor_id IS NULL AND type = 'data' AND category = $2 AND start_ts <= $3 ORDER BY start_ts DESC LIMIT 1`,
+      [carrierId, rule.category, iso(p)],
+    );
+    const latest: Stored | null =
+      e && e.first_value !== null && e.peak_value !== null
+        ? { start: ms(e.start_ts), first: e.first_value, peak: e.peak_value, last: ms(e.last_ts ?? e.start_ts), end: e.end_ts ? ms(e.end_ts) : null, ongoing: e.ongoing }
+        : null;
+    const firstOut = async () => (await series.between(p - 2 * rule.delay, p)).find((x) => isOut(rule, x.v))?.ts ?? null;
+    return { latest, firstOut };
+  };

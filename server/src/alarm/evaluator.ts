@@ -1,6 +1,9 @@
 import type { Queryable } from '../platform/db/client.js';
-import { isOut, outSql, rulesFor, segment, worse, type Field, type Point, type Prefix, type Rule, type Suffix } from './segments.js';
+import { clearSql, outSql, rulesFor, segment, type Field, type Point, type Rule } from './segments.js';
+import { readAhead, stateBefore, type Reach, type Stored } from './around.js';
 import { aggregateOf, evaluateCarrier } from './carrier.js';
+import { CARRIER_ALARM } from './trigger.js';
+import { boundByRules, Exclusion } from './excluded.js';
 import { apply, closeOngoing, iso, ms, writeNotices, type EvalOutcome, type ExRow, type Opened, type SensorCtx, type Target } from './exceptions.js';
 
 export type { EvalOutcome } from './exceptions.js';
@@ -49,9 +52,10 @@ export async function evaluateSensor(
 
   const [ctx] = await q.query<SensorCtx>(
     `SELECT s.id, s.customer_id, s.gateway_id, s.dev_no, s.carrier_id, c.name AS carrier_name, c.alarm_on, c.sample_mode,
-            c.temp_min, c.temp_max, c.hum_min, c.hum_max,
-            cu.name AS customer_name, cu.status AS customer_status, cu.time_zone, cu.notify_email
-       FROM sensor s LEFT JOIN carrier c ON c.id = s.carrier_id JOIN customer cu ON cu.id = s.customer_id
+            c.temp_min, c.temp_max, c.hum_min, c.hum_max, c.temp_margin, c.hum_margin, c.alarm_delay_s,
+            cu.name AS customer_name, cu.status AS customer_status, cu.time_zone, cu.notify_email,
+            c.id IS NOT NULL AND ${boundByRules('c.id')} AS excl_rules
+       FROM sensor s LEFT JOIN ${CARRIER_ALARM} c ON c.id = s.carrier_id JOIN customer cu ON cu.id = s.customer_id
       WHERE s.id = $1`,
     [sensorId],
   );
@@ -81,10 +85,15 @@ export async function evaluateSensor(
 async function evaluateWindow(q: Queryable, ctx: SensorCtx, minTs: number, maxTs: number, out: EvalOutcome) {
   const rules = rulesFor(ctx);
   if (rules.length === 0) return;
-  const rows = await q.query<{ ts: Date; temp: number | null; hum: number | null }>(
+  // Readings inside an excluded span (invalid rules, excluded.ts) are invisible to the machine,
+  // like a reading without the field: they neither open, extend nor end a run. Only a carrier
+  // bound by a rule pays for it.
+  const excl = ctx.excl_rules && ctx.carrier_id !== null ? new Exclusion(q, ctx.carrier_id) : null;
+  const raw = await q.query<{ ts: Date; temp: number | null; hum: number | null }>(
     `SELECT ts, temp, hum FROM reading WHERE ${OWN} AND ts >= $2 AND ts <= $3 ORDER BY ts`,
     [ctx.id, iso(minTs), iso(maxTs)],
   );
+  const rows = excl ? (await excl.keep(raw.map((r) => ({ ...r, ts: ms(r.ts) })))).map((r) => ({ ...r, ts: iso(r.ts) })) : raw;
   const opened: Opened[] = [];
   for (const field of ['temp', 'hum'] as Field[]) {
     const fieldRules = rules.filter((r) => r.field === field);
@@ -92,14 +101,16 @@ async function evaluateWindow(q: Queryable, ctx: SensorCtx, minTs: number, maxTs
     // Readings without this field are invisible to its categories: a window without any
     // cannot change them (and a thermometer never scans for humidity).
     if (fieldRules.length === 0 || points.length === 0) continue;
-    const before = await neighbour(q, ctx.id, field, minTs, 'before');
-    const after = await neighbour(q, ctx.id, field, maxTs, 'after');
+    // Both rules of the field (high, low) share what is loaded around the window.
+    const before = new Readings(q, ctx.id, field, minTs, 'before', excl);
+    const after = new Readings(q, ctx.id, field, maxTs, 'after', excl);
+    await Promise.all([before.more(), after.more()]);
     for (const rule of fieldRules) {
-      const prefix = await loadPrefix(q, ctx.id, rule, before, minTs);
-      const suffix = await loadSuffix(q, ctx.id, rule, after, maxTs);
-      const runs = segment(rule, prefix, points, suffix);
-      const spanLo = prefix?.start ?? minTs;
-      const spanHi = suffix.kind === 'out' ? suffix.last : maxTs;
+      const ahead = await readAhead(rule, after);
+      const state = await stateBefore(rule, before, (r, p) => stored(q, ctx.id, r, p, excl));
+      const runs = segment(rule, state, [...points, ...ahead]);
+      const spanLo = state.kind === 'idle' ? minTs : state.run.start;
+      const spanHi = ahead.length ? ahead[ahead.length - 1].ts : maxTs;
       const existing = await q.query<ExRow>(
         `SELECT id, start_ts, last_ts, end_ts, ongoing, first_value, peak_value FROM exception_record
           WHERE ${OWN} AND type = 'data' AND category = $2 AND start_ts <= $3
@@ -107,100 +118,111 @@ async function evaluateWindow(q: Queryable, ctx: SensorCtx, minTs: number, maxTs
           ORDER BY start_ts FOR UPDATE`,
         [ctx.id, rule.category, iso(spanHi), iso(spanLo)],
       );
-      await apply(q, ctx, sensorTarget(q, ctx), rule, runs, existing, out, opened);
+      await apply(q, ctx, sensorTarget(q, ctx, excl), rule, runs, existing, out, opened);
     }
   }
   out.opened = opened.length;
   if (opened.length) out.notices += await writeNotices(q, ctx, ctx.dev_no, opened);
 }
 
-
-const sensorTarget = (q: Queryable, ctx: SensorCtx): Target => ({
+const sensorTarget = (q: Queryable, ctx: SensorCtx, excl: Exclusion | null): Target => ({
   sensorId: ctx.id,
   gatewayId: ctx.gateway_id,
   async endAfter(rule, t) {
-    const [end] = await q.query<{ ts: Date }>(
-      `SELECT ts FROM reading WHERE ${OWN} AND ts > $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)}) ORDER BY ts LIMIT 1`,
-      [ctx.id, iso(t), rule.limit],
-    );
-    return end ? ms(end.ts) : null;
+    // The first clear reading after t that is not excluded (a page at a time past excluded ones).
+    const page = excl ? 64 : 1;
+    for (let from = t; ; ) {
+      const rows = await q.query<{ ts: Date }>(
+        `SELECT ts FROM reading WHERE ${OWN} AND ts > $2 AND ${rule.field} IS NOT NULL AND ${clearSql(rule, 3)} ORDER BY ts LIMIT $4`,
+        [ctx.id, iso(from), rule.clear, page],
+      );
+      const pts = rows.map((r) => ({ ts: ms(r.ts) }));
+      const kept = excl ? await excl.keep(pts) : pts;
+      if (kept.length) return kept[0].ts;
+      if (rows.length < page) return null;
+      from = pts[pts.length - 1].ts;
+    }
   },
 });
 
+/**
+ * Readings loaded first on each side of a window (each further load takes four times as many):
+ * enough to find a settled reading for a sensor in range. Tests make it small so that the
+ * stored-exception paths of around.ts are taken on short series too.
+ */
+export const loading = { first: 32 };
 
-/** The nearest reading with a value for the field before minTs or after maxTs. */
-async function neighbour(q: Queryable, sensorId: number, field: Field, t: number, side: 'before' | 'after'): Promise<Point | null> {
-  const [r] = await q.query<{ ts: Date; v: number }>(
-    `SELECT ts, ${field} AS v FROM reading WHERE ${OWN} AND ts ${side === 'before' ? '<' : '>'} $2 AND ${field} IS NOT NULL
-      ORDER BY ts ${side === 'before' ? 'DESC' : 'ASC'} LIMIT 1`,
-    [sensorId, iso(t)],
-  );
-  return r ? { ts: ms(r.ts), v: r.v } : null;
+/** One field's readings on one side of the window, as around.ts asks for them: the nearest first, then more. */
+class Readings implements Reach {
+  points: Point[] = [];
+  complete = false;
+  private limit = loading.first;
+  /** The farthest reading read so far, excluded or not: where the next load goes on from. */
+  private cursor: number;
+
+  constructor(
+    private q: Queryable,
+    private sensorId: number,
+    private field: Field,
+    edge: number,
+    private side: 'before' | 'after',
+    private excl: Exclusion | null = null,
+  ) {
+    this.cursor = edge;
+  }
+
+  async more() {
+    if (this.complete) return;
+    const before = this.side === 'before';
+    const rows = await this.q.query<{ ts: Date; v: number }>(
+      `SELECT ts, ${this.field} AS v FROM reading WHERE ${OWN} AND ts ${before ? '<' : '>'} $2 AND ${this.field} IS NOT NULL
+        ORDER BY ts ${before ? 'DESC' : 'ASC'} LIMIT $3`,
+      [this.sensorId, iso(this.cursor), this.limit],
+    );
+    const read = rows.map((r) => ({ ts: ms(r.ts), v: r.v }));
+    if (read.length) this.cursor = read[read.length - 1].ts;
+    const got = this.excl ? await this.excl.keep(read) : read;
+    this.points = before ? [...got.reverse(), ...this.points] : [...this.points, ...got];
+    this.complete = rows.length < this.limit;
+    this.limit *= 4;
+  }
+
+  async reach(t: number) {
+    const oldest = this.cursor;
+    if (this.complete || oldest <= t) return;
+    const rows = await this.q.query<{ ts: Date; v: number }>(
+      `SELECT ts, ${this.field} AS v FROM reading WHERE ${OWN} AND ts >= $2 AND ts < $3 AND ${this.field} IS NOT NULL ORDER BY ts`,
+      [this.sensorId, iso(t), iso(oldest)],
+    );
+    const read = rows.map((r) => ({ ts: ms(r.ts), v: r.v }));
+    this.cursor = t;
+    this.points = [...(this.excl ? await this.excl.keep(read) : read), ...this.points];
+  }
 }
 
 /**
- * The run reaching the window from before. Fast path: the exception whose last counted
- * reading is exactly the neighbour already summarises the run (the normal append during an
- * excursion costs nothing extra). Otherwise the run is recounted from the readings back to
- * the last in-range one: back-fill into an exception, or readings seen with the alarm off.
+ * The sensor's stored exceptions around the reading at p (around.ts Lookup), in one statement:
+ * its latest exception of the rule starting at or before p (index exception_sensor_category),
+ * and the first out reading in [p − 2d, p].
  */
-async function loadPrefix(q: Queryable, sensorId: number, rule: Rule, p: Point | null, minTs: number): Promise<Prefix> {
-  if (!p || !isOut(rule, p.v)) return null;
-  const [e] = await q.query<{ start_ts: Date; first_value: number | null; peak_value: number | null }>(
-    `SELECT start_ts, first_value, peak_value FROM exception_record
-      WHERE ${OWN} AND type = 'data' AND category = $2 AND last_ts = $3 ORDER BY start_ts DESC LIMIT 1`,
-    [sensorId, rule.category, iso(p.ts)],
+async function stored(q: Queryable, sensorId: number, rule: Rule, p: number, excl: Exclusion | null) {
+  const [r] = await q.query<{ start_ts: Date | null; first_value: number | null; peak_value: number | null; last_ts: Date | null; end_ts: Date | null; ongoing: boolean | null; first_out: Date | null }>(
+    `SELECT e.start_ts, e.first_value, e.peak_value, e.last_ts, e.end_ts, e.ongoing,
+            (SELECT min(ts) FROM reading WHERE ${OWN} AND ts >= $4 AND ts <= $3 AND ${outSql(rule, 5)}) AS first_out
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (SELECT start_ts, first_value, peak_value, last_ts, end_ts, ongoing FROM exception_record
+                           WHERE ${OWN} AND type = 'data' AND category = $2 AND start_ts <= $3 ORDER BY start_ts DESC LIMIT 1) e ON true`,
+    [sensorId, rule.category, iso(p), iso(p - 2 * rule.delay), rule.limit],
   );
-  if (e && e.first_value !== null && e.peak_value !== null) {
-    return { start: ms(e.start_ts), first: e.first_value, peak: worse(rule, e.peak_value, p.v), last: p.ts };
-  }
-  const [lo] = await q.query<{ ts: Date }>(
-    `SELECT ts FROM reading WHERE ${OWN} AND ts < $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)})
-      ORDER BY ts DESC LIMIT 1`,
-    [sensorId, iso(minTs), rule.limit],
-  );
-  return aggregateRun(q, sensorId, rule, lo ? ms(lo.ts) : null, minTs);
+  const latest: Stored | null =
+    r.start_ts && r.first_value !== null && r.peak_value !== null
+      ? { start: ms(r.start_ts), first: r.first_value, peak: r.peak_value, last: ms(r.last_ts ?? r.start_ts), end: r.end_ts ? ms(r.end_ts) : null, ongoing: !!r.ongoing }
+      : null;
+  if (!excl || !r.first_out) return { latest, firstOut: async () => (r.first_out ? ms(r.first_out) : null) };
+  // The first out reading may be excluded: the first one that is not.
+  const firstOut = async () => {
+    const outs = await q.query<{ ts: Date }>(`SELECT ts FROM reading WHERE ${OWN} AND ts >= $2 AND ts <= $3 AND ${outSql(rule, 4)} ORDER BY ts`, [sensorId, r.first_out, iso(p), rule.limit]);
+    return (await excl.keep(outs.map((o) => ({ ts: ms(o.ts) }))))[0]?.ts ?? null;
+  };
+  return { latest, firstOut };
 }
-
-/**
- * What follows the window. An out-of-range neighbour starts a run that may have to merge with
- * the window's last run (or be split off from an exception the window cut in two). Fast
- * path: an exception starting exactly there already summarises it.
- */
-async function loadSuffix(q: Queryable, sensorId: number, rule: Rule, n: Point | null, maxTs: number): Promise<Suffix> {
-  if (!n) return { kind: 'none' };
-  if (!isOut(rule, n.v)) return { kind: 'in', ts: n.ts };
-  const [e] = await q.query<{ first_value: number | null; peak_value: number | null; last_ts: Date | null; end_ts: Date | null; ongoing: boolean }>(
-    `SELECT first_value, peak_value, last_ts, end_ts, ongoing FROM exception_record
-      WHERE ${OWN} AND type = 'data' AND category = $2 AND start_ts = $3 ORDER BY id LIMIT 1`,
-    [sensorId, rule.category, iso(n.ts)],
-  );
-  if (e && e.first_value !== null && e.peak_value !== null && e.last_ts && (e.ongoing || e.end_ts)) {
-    return { kind: 'out', start: n.ts, first: e.first_value, peak: e.peak_value, last: ms(e.last_ts), end: e.ongoing ? null : ms(e.end_ts!) };
-  }
-  const [hi] = await q.query<{ ts: Date }>(
-    `SELECT ts FROM reading WHERE ${OWN} AND ts > $2 AND ${rule.field} IS NOT NULL AND NOT (${outSql(rule, 3)})
-      ORDER BY ts ASC LIMIT 1`,
-    [sensorId, iso(maxTs), rule.limit],
-  );
-  const end = hi ? ms(hi.ts) : null;
-  const [agg] = await q.query<{ last: Date; peak: number }>(
-    `SELECT max(ts) AS last, ${rule.dir > 0 ? 'max' : 'min'}(${rule.field}) AS peak FROM reading
-      WHERE ${OWN} AND ts > $2 ${end === null ? '' : 'AND ts < $3'} AND ${rule.field} IS NOT NULL`,
-    end === null ? [sensorId, iso(maxTs)] : [sensorId, iso(maxTs), iso(end)],
-  );
-  return { kind: 'out', start: n.ts, first: n.v, peak: agg.peak, last: ms(agg.last), end };
-}
-
-/** Start, first value, peak and last reading of the out-of-range readings in (lo, before). */
-async function aggregateRun(q: Queryable, sensorId: number, rule: Rule, lo: number | null, before: number): Promise<Prefix> {
-  const [agg] = await q.query<{ start: Date | null; last: Date | null; peak: number | null }>(
-    `SELECT min(ts) AS start, max(ts) AS last, ${rule.dir > 0 ? 'max' : 'min'}(${rule.field}) AS peak FROM reading
-      WHERE ${OWN} AND ts < $2 ${lo === null ? '' : 'AND ts > $3'} AND ${rule.field} IS NOT NULL`,
-    lo === null ? [sensorId, iso(before)] : [sensorId, iso(before), iso(lo)],
-  );
-  if (!agg?.start || !agg.last || agg.peak === null) return null;
-  const [first] = await q.query<{ v: number }>(`SELECT ${rule.field} AS v FROM reading WHERE ${OWN} AND ts = $2`, [sensorId, agg.start]);
-  return { start: ms(agg.start), first: first.v, peak: agg.peak, last: ms(agg.last) };
-}
-

@@ -2,7 +2,9 @@ import type { SampleMode } from '@coldwatch/contract';
 import type { Queryable } from '../platform/db/client.js';
 import type { ExceptionEvent } from '../platform/events.js';
 import { plan, type Existing, type Rule, type Run } from './segments.js';
-import { customerLocale, renderAlarm } from './templates.js';
+import { resolveRecipients, writeResolution } from './recipients.js';
+import { customerLocale, renderAlarm, type MailFacts } from './templates.js';
+import { recipientLocale, renderAlarmSms } from './texts.js';
 
 /**
  * The exception records and their notices, whoever is judged: one sensor's readings
@@ -23,6 +25,12 @@ export interface SensorCtx {
   temp_max: number | null;
   hum_min: number | null;
   hum_max: number | null;
+  /** Hysteresis margins and alarm delay (migration 0034); null without a carrier. */
+  temp_margin: number | null;
+  hum_margin: number | null;
+  alarm_delay_s: number | null;
+  /** The carrier is bound by an invalid rule (excluded.ts boundByRules): its evaluation filters excluded readings. */
+  excl_rules?: boolean;
   customer_name: string;
   customer_status: number;
   time_zone: string;
@@ -60,7 +68,7 @@ const same = (a: number | null, b: number | null) => (a === null || b === null ?
 export interface Target {
   sensorId: number | null;
   gatewayId: number | null;
-  /** The first in-range value of the rule's field after t, if any: where an orphaned ongoing exception ends. */
+  /** The first clear value of the rule's field after t, if any: where an orphaned ongoing exception ends. */
   endAfter(rule: Rule, t: number): Promise<number | null>;
 }
 
@@ -90,8 +98,9 @@ export async function apply(q: Queryable, ctx: SensorCtx, target: Target, rule: 
     out.events.push({ customerId: ctx.customer_id, exceptionId: id, carrierId: ctx.carrier_id, sensorId: target.sensorId, category: rule.category, ongoing });
 
   for (const e of p.close) {
-    // Its readings no longer count as out of range (the zone changed, or the alarm was off
-    // while they came back in range): it ends at the first in-range reading after them.
+    // Its readings no longer make an exception (the zone changed, the alarm was off while they
+    // came back, or back-filled readings show it lasted less than the delay): it ends at the
+    // first clear reading after them.
     const endTs = (await target.endAfter(rule, e.last)) ?? e.last;
     await q.query('UPDATE exception_record SET ongoing = false, end_ts = $2, duration_s = $3 WHERE id = $1', [e.id, iso(endTs), Math.round((endTs - e.start) / 1000)]);
     event(e.id, false);
@@ -127,36 +136,31 @@ export async function apply(q: Queryable, ctx: SensorCtx, target: Target, rule: 
 }
 
 /**
- * The outbox: one pending e-mail notice per new exception and carrier contact with an
- * address, in the customer's language, written in the evaluation's transaction so an
- * exception never exists without its notices (and never gets them twice).
+ * The outbox: the notices of new exceptions in the customer's language, written in the
+ * evaluation's transaction so an exception never exists without its notices (and never gets
+ * them twice). Who is told and how is the carrier's trigger's (recipients.ts); a carrier without
+ * one tells its contacts by e-mail. An exception told to nobody gets a skipped row saying why.
  */
 export async function writeNotices(q: Queryable, ctx: SensorCtx, devNo: string, opened: Opened[]): Promise<number> {
-  if (!ctx.notify_email) return 0;
-  const recipients = (
-    await q.query<{ email: string }>(
-      `SELECT DISTINCT ct.email FROM carrier_contact cc JOIN contact ct ON ct.id = cc.contact_id
-        WHERE cc.carrier_id = $1 AND ct.customer_id = $2 AND ct.email <> '' ORDER BY ct.email`,
-      [ctx.carrier_id, ctx.customer_id],
-    )
-  ).map((r) => r.email);
-  if (recipients.length === 0) return 0;
+  if (ctx.carrier_id === null || !opened.length) return 0;
+  const resolution = await resolveRecipients(
+    q,
+    opened.map(({ id, rule }) => ({ exceptionId: id, customerId: ctx.customer_id, category: rule.category, carrierIds: [ctx.carrier_id!] })),
+  );
   const locale = await customerLocale(q, ctx.customer_id);
-  let n = 0;
-  for (const { id, rule, run } of opened) {
-    const mail = renderAlarm(
+  const facts = new Map<number, MailFacts>(
+    opened.map(({ id, rule, run }) => [
+      id,
       {
         customer: ctx.customer_name, carrier: ctx.carrier_name ?? '', devNo, category: rule.category, field: rule.field,
         first: run.first, peak: run.peak, limitMin: rule.limitMin, limitMax: rule.limitMax, start: run.start, end: run.end, tz: ctx.time_zone,
       },
-      locale,
-    );
-    await q.query(
-      `INSERT INTO notice_log (customer_id, exception_id, type, channel, recipient, subject, content)
-       SELECT $1, $2, 'alarm', 'email', r, $4, $5 FROM unnest($3::text[]) AS r`,
-      [ctx.customer_id, id, recipients, mail.subject, mail.content],
-    );
-    n += recipients.length;
-  }
-  return n;
+    ]),
+  );
+  return writeResolution(q, resolution, (t) => {
+    const f = facts.get(t.exceptionId)!;
+    const lang = recipientLocale(t.locale, locale);
+    // SMS and voice carry the short text (alarm/texts.ts); a mail the full one.
+    return t.channel === 'email' ? renderAlarm(f, lang) : { subject: '', content: renderAlarmSms(f, lang) };
+  });
 }

@@ -124,6 +124,41 @@ describe('hot alarm windows', () => {
       expect(await queueRow(s)).toMatchObject({ hot_version: null });
     });
 
+    it('takes a reading in the margin\'s band as calm only after a clear one, and queues the one after it', async () => {
+      // 2–8 °C, margin 0.3: 7.9 is in range but in the band, where a run would go on.
+      const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Calm band' }));
+      await send(s, 5);
+      await consume(s);
+      await send(s, 7.9);
+      expect(await queueRow(s)).toBeUndefined();
+      await send(s, 5);
+      expect(await queueRow(s)).toMatchObject({ hot_version: null });
+    });
+
+    it('with a delay, marks hot every window that may open an exception: a reading not clear, or one after it', async () => {
+      const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Delay hot', delayS: 60 }));
+      await send(s, 5);
+      await consume(s);
+      await send(s, 5.5);
+      expect(await queueRow(s)).toBeUndefined();
+      await send(s, 7.9);
+      expect(await queueRow(s)).toMatchObject({ hot_version: 1 });
+      await consume(s);
+      // A clear reading after a band one may end a run that lasted the delay: it opens then.
+      await send(s, 5);
+      expect(await queueRow(s)).toMatchObject({ hot_version: 1 });
+      await consume(s);
+      await send(s, 5);
+      expect(await queueRow(s)).toBeUndefined();
+      // A field without a value is no run: readings without humidity on a carrier that watches it
+      // are queued (not known calm), but not hot.
+      const h = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Delay no hum', delayS: 60, hum: [30, 70] }));
+      await send(h, 5, null);
+      await consume(h);
+      await send(h, 5.5, null);
+      expect(await queueRow(h)).toMatchObject({ hot_version: null });
+    });
+
     it('queues while a data exception of the sensor or of its carrier is ongoing', async () => {
       const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Calm 2' }));
       await send(s, 5);

@@ -1,9 +1,11 @@
-import type { AppDeps } from '../deps.js';
 import { evaluateSensor } from './evaluator.js';
 import { dequeueQuiet, hotWaiting, nextWindows, type QueuedWindow } from './quiet.js';
 import { createNotifier } from './notifier.js';
+import type { Config } from '../config.js';
+import type { Db } from '../platform/db/client.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
 import { isConnectionError, reportFailure, type FailureLog } from '../platform/db/outage.js';
-import { REMOTE, type Origin } from '../platform/events.js';
+import { REMOTE, type Bus, type Origin } from '../platform/events.js';
 
 export interface AlarmOptions {
   /** Fallback poll of both queues; the bus wakes the evaluator at once. Default 1 s. */
@@ -20,7 +22,7 @@ export interface AlarmOptions {
 export interface Alarm {
   /** Stops polling, waits for the pass in flight, closes the SMTP transport. */
   stop(): Promise<void>;
-  /** Processes everything queued now: every alarm_queue row, then every notice due. */
+  /** Processes everything queued now: every alarm_queue row, then every notice due, to its outcome. */
   drain(): Promise<void>;
   /** Sends every notice due now (first tries and retries). */
   sweepNotices(): Promise<void>;
@@ -31,6 +33,15 @@ export interface AlarmLog extends FailureLog {
   warn(obj: object, msg?: string): void;
 }
 type Log = AlarmLog;
+
+/** What the alarm is built from (AppDeps has it all). */
+export interface AlarmDeps {
+  config: Config;
+  db: Db;
+  bus: Bus;
+  log?: AlarmLog;
+  metrics?: Metrics;
+}
 
 /**
  * A worker loop: runs `pass` until it reports no work. A kick while a pass runs asks for one
@@ -95,16 +106,43 @@ const EVAL_CONCURRENCY = 4;
  * Alarm evaluation and e-mail notification. Both work off tables (alarm_queue, notice_log),
  * so a restart resumes where the last process stopped and several replicas share the work.
  */
-export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
+export function startAlarm(deps: AlarmDeps, opts: AlarmOptions = {}): Alarm {
   const { db, bus, config } = deps;
-  const log: Log = (deps.log as AlarmLog | undefined) ?? console;
+  const log: Log = deps.log ?? console;
   const now = opts.now ?? Date.now;
   const pollMs = opts.pollMs ?? 1000;
   /** A sensor whose evaluation failed waits a little before the next try, so a poison row cannot spin the loop. */
   const retryAt = new Map<number, number>();
 
-  const notifier = createNotifier(db, config, { now, log, metrics: deps.metrics });
+  const timers = new Set<NodeJS.Timeout>();
+  let stopping = false;
+  const notifier = createNotifier(db, config, {
+    now,
+    log,
+    metrics: deps.metrics,
+    wake(delayMs) {
+      if (stopping) return;
+      if (delayMs <= 0) return void notices.kick();
+      // A quick retry (seconds) goes out on its own timer rather than at the notice-retry job's
+      // next sweep. Only on the real clock: a test that moves the clock drains when it wants.
+      if (opts.now) return;
+      const t = setTimeout(() => {
+        timers.delete(t);
+        void notices.kick();
+      }, delayMs + 50);
+      t.unref();
+      timers.add(t);
+    },
+  });
   const notices = new Loop('notifier', () => notifier.pass(), log);
+  /** Every notice due now, to its outcome: passes until one starts nothing and nothing is in flight. */
+  const settleNotices = async () => {
+    for (;;) {
+      await notices.kick();
+      if (!notifier.busy()) return;
+      await notifier.idle();
+    }
+  };
 
   /** Full evaluation of one window; 1 if it made progress. */
   const evaluateOne = async ({ sensor_id: id, queued_at: queuedAt }: QueuedWindow): Promise<number> => {
@@ -166,12 +204,15 @@ export function startAlarm(deps: AppDeps, opts: AlarmOptions = {}): Alarm {
     sweepNotices: () => notices.kick(),
     async drain() {
       await evaluator.kick();
-      await notices.kick();
+      await settleNotices();
     },
     async stop() {
       bus.off('reading', onReading);
+      stopping = true;
+      for (const t of timers) clearTimeout(t);
       await evaluator.stop();
       await notices.stop();
+      await notifier.idle();
       notifier.close();
     },
   };

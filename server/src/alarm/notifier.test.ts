@@ -67,7 +67,7 @@ function parseMail(raw: string) {
   const body = rest.join('\n\n');
   const cte = (headers['content-transfer-encoding'] ?? '').toLowerCase();
   const text = cte === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : cte === 'quoted-printable' ? qp(body) : body;
-  return { subject: words(headers.subject ?? ''), from: headers.from ?? '', text };
+  return { subject: words(headers.subject ?? ''), from: headers.from ?? '', messageId: headers['message-id'] ?? '', text };
 }
 
 const T0 = Date.UTC(2024, 10, 22, 0, 0, 0);
@@ -153,6 +153,8 @@ describe('alarm e-mail', () => {
       expect(mail.text).toContain('监测点：冷库一号');
       expect(mail.text).toContain('当前读数：9.5°C');
       expect(mail.text).toContain('2024-11-22 08:01:00 (UTC+08:00)');
+      // The notice's id is the Message-ID: a mail sent twice (at least once) is one message.
+      expect(mail.messageId).toBe(`<notice-${n.id}@coldwatch.local>`);
     } finally {
       await smtp.close();
     }

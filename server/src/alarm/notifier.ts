@@ -1,28 +1,44 @@
-import nodemailer, { type Transporter } from 'nodemailer';
-import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
-import net from 'node:net';
-import type { Config } from '../config.js';
+import { NOTICE_CHANNELS, type NoticeChannel } from '@coldwatch/contract';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import type { Db } from '../platform/db/client.js';
+import { createSenders, NOT_CONFIGURED, SendError, type ChannelConfig, type Sender } from './channels/index.js';
+import { exceptionLinkUrl, signExceptionLink } from './exceptionLink.js';
+import { noticeLocale, renderDetailLink } from './templates.js';
 
 /**
- * Sends the e-mail notices the evaluator left in notice_log (the outbox). A row is claimed
- * by pushing its next_attempt_at past a lease, under FOR UPDATE SKIP LOCKED, so replicas
- * never pick the same row; the mail is sent outside any transaction; the outcome is written
- * back. A crash between sending and writing leaves the row pending: after the lease it is
- * sent again (at least once; a duplicate mail is preferred to a lost alarm).
+ * Sends the notices the evaluator and the jobs left in notice_log (the outbox), on every
+ * channel: e-mail, SMS and voice, each row to its channel's sender (alarm/channels). A row is
+ * claimed by pushing its next_attempt_at past a lease, under FOR UPDATE SKIP LOCKED, so replicas
+ * never pick the same row; it is sent outside any transaction; the outcome is written back. A
+ * crash between sending and writing leaves the row pending: after the lease it is sent again
+ * (at least once; a duplicate alarm is preferred to a lost one, and each carries its id as an
+ * idempotency key so a provider or mail system can tell).
+ *
+ * Sends are not awaited by the pass: each channel keeps up to `batch` in flight, and a pass
+ * claims only what a channel has room for. A provider that hangs until its timeout therefore
+ * holds up neither the other channels nor the next notices of its own beyond its free slots.
  */
 
-export const NOTICE_MAX_ATTEMPTS = 8;
-/** While one replica talks to the SMTP server, the row is invisible to the others. */
+/** 2 s, 5 s, 15 s, 30 s, 1 min, then 2, 4, 8, 16, 32 min: eleven attempts span about an hour. */
+export const NOTICE_MAX_ATTEMPTS = 11;
+/** While one replica talks to a provider, the row is invisible to the others. */
 export const NOTICE_LEASE_MS = 5 * 60_000;
-export const NOT_CONFIGURED = 'SMTP_URL not configured';
+export { NOT_CONFIGURED };
 
-/** 30 s, 1, 2, 4, 8, 16, 32 min … capped at an hour: eight attempts span about an hour. */
-export const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+const QUICK_STEPS_MS = [2_000, 5_000, 15_000, 30_000, 60_000];
+/**
+ * The wait after the n-th failed attempt. The first retries of an alarm come within seconds:
+ * one SMTP timeout in a busy minute followed by a 30 s wait delayed alarms by half a minute
+ * (docs/alarms.md "Retries"); a provider that stays away is then asked ever less often.
+ */
+export const backoffMs = (attempts: number) =>
+  attempts <= QUICK_STEPS_MS.length ? QUICK_STEPS_MS[Math.max(0, attempts - 1)] : Math.min(60_000 * 2 ** (attempts - QUICK_STEPS_MS.length), 3_600_000);
 
 interface Claimed {
   id: number;
+  customer_id: number;
+  exception_id: number | null;
+  channel: NoticeChannel;
   recipient: string;
   subject: string;
   content: string;
@@ -32,19 +48,38 @@ interface Claimed {
 
 export interface NotifierOptions {
   now: () => number;
+  /** Sends in flight at once per channel (the claim's size). */
   batch?: number;
   log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
   /** Where the delivery time of each sent notice is observed (/metrics). */
   metrics?: Pick<Metrics, 'observe'>;
+  /**
+   * Asks for another pass in `delayMs`: 0 when a full channel got a free slot, the back-off when
+   * a retry was scheduled (so a quick retry does not wait for the notice-retry job's sweep).
+   */
+  wake?: (delayMs: number) => void;
+  /** The senders, when a test brings its own; default: from the configuration. */
+  senders?: Partial<Record<NoticeChannel, Sender>>;
 }
 
-export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom'>, opts: NotifierOptions) {
+export interface Notifier {
+  /** Claims what is due and starts sending it; answers how many rows it claimed or failed (0 = nothing due). */
+  pass(): Promise<number>;
+  /** Resolves when no send is in flight. */
+  idle(): Promise<void>;
+  busy(): boolean;
+  close(): void;
+}
+
+export function createNotifier(db: Db, config: ChannelConfig & { publicUrl?: string }, opts: NotifierOptions): Notifier {
   const batch = opts.batch ?? 20;
-  let transport: Transporter | undefined;
-  let warned = false;
+  const senders = opts.senders ?? createSenders(config, opts.now);
+  const unconfigured = NOTICE_CHANNELS.filter((c) => !senders[c]);
+  const warned = new Set<NoticeChannel>();
+  const inflight = new Map<NoticeChannel, Set<Promise<void>>>(NOTICE_CHANNELS.map((c) => [c, new Set()]));
   /**
-   * Outcomes of mails already handed to SMTP whose write-back failed (the database went away):
-   * written first when it is back, so the mail is not sent again when its lease ends.
+   * Outcomes of notices already handed to their provider whose write-back failed (the database
+   * went away): written first when it is back, so the notice is not sent again when its lease ends.
    */
   const unwritten: (() => Promise<unknown>)[] = [];
   const writeBack = async (write: () => Promise<unknown>) => {
@@ -56,87 +91,92 @@ export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFro
     }
   };
 
-  const mailer = () =>
-    (transport ??= nodemailer.createTransport({
-      // The URL's parts, not `url`: given `url`, nodemailer ignores every other option here
-      // (no pool, no timeouts: a new connection and greeting for every mail, measured 150 ms each).
-      ...parseConnectionUrl(config.smtpUrl!),
-      // A few kept-open connections: an alarm wave is sent in parallel, without a TCP and
-      // SMTP handshake per mail (one connection per mail took ~100 ms each under load).
-      pool: true,
-      maxConnections: 4,
-      maxMessages: 200,
-      // A server that accepts the connection and then hangs must not stall the queue.
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-      // Our own socket, only to switch Nagle off: nodemailer writes a mail's body and its
-      // closing dot apart, and the dot then waited for the server's delayed ACK (40 ms a mail).
-      getSocket(o: { host: string; port: number }, cb: (err: Error | null, s?: { connection: net.Socket }) => void) {
-        const connection = net.connect({ host: o.host, port: o.port });
-        connection.setNoDelay(true);
-        cb(null, { connection });
-      },
-    } as any));
+  /** Visible in the notice log, never silently dropped: the operator sees why, configures the channel and retries them. */
+  async function failUnconfigured(now: number): Promise<number> {
+    if (!unconfigured.length) return 0;
+    const rows = await db.query<{ channel: NoticeChannel }>(
+      `UPDATE notice_log SET status = 2, attempts = attempts + 1,
+              result = CASE channel WHEN 'email' THEN $3 WHEN 'sms' THEN $4 WHEN 'voice' THEN $5 ELSE 'no such channel' END
+        WHERE id IN (SELECT id FROM notice_log WHERE status = 0 AND channel = ANY($2::text[]) AND next_attempt_at <= $1
+                      ORDER BY id LIMIT 500 FOR UPDATE SKIP LOCKED)
+        RETURNING channel`,
+      [new Date(now), unconfigured, NOT_CONFIGURED.email, NOT_CONFIGURED.sms, NOT_CONFIGURED.voice],
+    );
+    for (const c of new Set(rows.map((r) => r.channel))) {
+      if (warned.has(c)) continue;
+      warned.add(c);
+      opts.log?.warn({ channel: c }, `alarm notices not sent: ${NOT_CONFIGURED[c]}`);
+    }
+    return rows.length;
+  }
 
-  async function claim(now: number): Promise<Claimed[]> {
+  async function claim(channel: NoticeChannel, now: number, limit: number): Promise<Claimed[]> {
     return db.query<Claimed>(
       `UPDATE notice_log SET next_attempt_at = $2
         WHERE id IN (SELECT id FROM notice_log
-                      WHERE status = 0 AND channel = 'email' AND next_attempt_at <= $1
+                      WHERE status = 0 AND channel = $4 AND next_attempt_at <= $1
                       ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, recipient, subject, content, attempts, created_at`,
-      [new Date(now), new Date(now + NOTICE_LEASE_MS), batch],
+        RETURNING id, customer_id, exception_id, channel, recipient, subject, content, attempts, created_at`,
+      [new Date(now), new Date(now + NOTICE_LEASE_MS), limit, channel],
     );
   }
 
-  /** One pass: the notices due now. Returns how many were handled (0 = nothing due). */
   async function pass(): Promise<number> {
     while (unwritten.length) {
       await unwritten[0]();
       unwritten.shift();
     }
     const now = opts.now();
-    if (!config.smtpUrl) {
-      // Visible in the notice log, never silently dropped: the operator sees why, sets
-      // SMTP_URL and retries them from the console.
-      const rows = await db.query(
-        `UPDATE notice_log SET status = 2, attempts = attempts + 1, result = $2
-          WHERE id IN (SELECT id FROM notice_log WHERE status = 0 AND channel = 'email' AND next_attempt_at <= $1
-                        ORDER BY id LIMIT 500 FOR UPDATE SKIP LOCKED)
-          RETURNING id`,
-        [new Date(now), NOT_CONFIGURED],
-      );
-      if (rows.length && !warned) {
-        warned = true;
-        opts.log?.warn({ count: rows.length }, 'alarm e-mails not sent: SMTP_URL not configured');
+    let handled = await failUnconfigured(now);
+    for (const channel of NOTICE_CHANNELS) {
+      const sender = senders[channel];
+      const running = inflight.get(channel)!;
+      const room = batch - running.size;
+      if (!sender || room <= 0) continue;
+      const rows = await claim(channel, now, room);
+      for (const n of rows) {
+        const p: Promise<void> = send(sender, n)
+          .catch((err) => opts.log?.error({ err, noticeId: n.id }, 'notice outcome not written'))
+          .finally(() => {
+            running.delete(p);
+            // This channel was full: what waited behind it may go now.
+            if (running.size === batch - 1) opts.wake?.(0);
+          });
+        running.add(p);
       }
-      return rows.length;
+      handled += rows.length;
     }
-    const rows = await claim(now);
-    await Promise.all(rows.map(send));
-    return rows.length;
+    return handled;
   }
 
-  async function send(n: Claimed) {
+  /**
+   * An exception's mail and SMS close with its /exDetail link when the console has a PUBLIC_URL
+   * (the address its recipients reach it by): made now, so its 7 days count from this sending.
+   * A voice call reads its text aloud, so it gets none.
+   */
+  async function textOf(n: Claimed): Promise<string> {
+    if (!config.publicUrl || n.exception_id === null || n.channel === 'voice') return n.content;
+    const { token } = await signExceptionLink(db, n.exception_id, n.customer_id, opts.now());
+    return n.content + renderDetailLink(exceptionLinkUrl(config.publicUrl, token), await noticeLocale(db, n.customer_id, n.channel, n.recipient));
+  }
+
+  async function send(sender: Sender, n: Claimed) {
     const attempts = n.attempts + 1;
     let response: string;
     try {
-      response = String((await mailer().sendMail({ from: config.mailFrom, to: n.recipient, subject: n.subject, text: n.content })).response ?? 'sent');
+      response = await sender.send({ id: Number(n.id), to: n.recipient, subject: n.subject, text: await textOf(n) });
     } catch (err) {
-      const e = err as { message?: string; responseCode?: number; code?: string };
-      const reason = `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`.slice(0, 500);
-      // A 5xx answer (unknown mailbox, authentication refused) will not change by waiting.
-      const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;
-      if (permanent || attempts >= NOTICE_MAX_ATTEMPTS) {
+      const e = err instanceof SendError ? err : new SendError(String((err as Error)?.message ?? err), false);
+      const reason = e.reason.slice(0, 500);
+      if (e.permanent || attempts >= NOTICE_MAX_ATTEMPTS) {
         await db.query(`UPDATE notice_log SET status = 2, attempts = $2, result = $3 WHERE id = $1`, [
-          n.id, attempts, permanent ? reason : `gave up after ${attempts} attempts: ${reason}`,
+          n.id, attempts, e.permanent ? reason : `gave up after ${attempts} attempts: ${reason}`,
         ]);
-        opts.log?.error({ noticeId: n.id, reason }, 'alarm e-mail failed');
+        opts.log?.error({ noticeId: n.id, channel: n.channel, reason }, 'alarm notice failed');
       } else {
-        await db.query(`UPDATE notice_log SET attempts = $2, result = $3, next_attempt_at = $4 WHERE id = $1`, [
-          n.id, attempts, reason, new Date(opts.now() + backoffMs(attempts)),
-        ]);
+        const wait = backoffMs(attempts);
+        await db.query(`UPDATE notice_log SET attempts = $2, result = $3, next_attempt_at = $4 WHERE id = $1`, [n.id, attempts, reason, new Date(opts.now() + wait)]);
+        opts.wake?.(wait);
       }
       return;
     }
@@ -144,14 +184,18 @@ export function createNotifier(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFro
     await writeBack(() =>
       db.query(`UPDATE notice_log SET status = 1, attempts = $2, send_time = $3, result = $4 WHERE id = $1`, [n.id, attempts, sentAt, response.slice(0, 500)]),
     );
-    opts.metrics?.observe('coldwatch_notice_delivery_seconds', 'Notice written to mail accepted by SMTP', { channel: 'email' }, (Date.now() - n.created_at.getTime()) / 1000);
+    opts.metrics?.observe('coldwatch_notice_delivery_seconds', 'Notice written to accepted by its provider', { channel: n.channel }, (Date.now() - n.created_at.getTime()) / 1000);
   }
 
+  const all = () => [...inflight.values()].flatMap((s) => [...s]);
   return {
     pass,
+    busy: () => all().length > 0,
+    async idle() {
+      for (let p = all(); p.length; p = all()) await Promise.all(p);
+    },
     close() {
-      transport?.close();
-      transport = undefined;
+      for (const s of Object.values(senders)) s?.close?.();
     },
   };
 }

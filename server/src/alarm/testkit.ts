@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../platform/db/client.js';
+import { EXCEPTION_CATEGORIES } from '@coldwatch/contract';
 
 /**
  * Fixtures of the alarm tests, written with SQL the way the record modules and the ingest
@@ -20,7 +21,17 @@ export interface Site {
 export async function site(
   db: Db,
   customerId: number,
-  opts: { name: string; alarmOn?: boolean; temp?: [number, number] | null; hum?: [number, number] | null; emails?: string[] },
+  opts: {
+    name: string;
+    alarmOn?: boolean;
+    temp?: [number, number] | null;
+    hum?: [number, number] | null;
+    emails?: string[];
+    /** Alarm delay (s) and hysteresis margins; left out, the carrier has the defaults of migration 0034. */
+    delayS?: number;
+    tempMargin?: number;
+    humMargin?: number;
+  },
 ): Promise<Site> {
   const tag = randomBytes(4).toString('hex').toUpperCase();
   const temp = opts.temp === undefined ? [2, 8] : opts.temp;
@@ -31,6 +42,15 @@ export async function site(
      VALUES ($1, $2, $3, 2, $4, $5, $6, $7, $8) RETURNING id`,
     [customerId, scene.id, opts.name, opts.alarmOn ?? true, temp?.[0] ?? null, temp?.[1] ?? null, hum?.[0] ?? null, hum?.[1] ?? null],
   );
+  // Delay and margins are the bound trigger's (migration 0041): a site given any gets a trigger of its own, by e-mail as before.
+  if (opts.delayS !== undefined || opts.tempMargin !== undefined || opts.humMargin !== undefined) {
+    const [trigger] = await db.query<{ id: number }>(
+      `INSERT INTO alarm_trigger (customer_id, name, categories, channels, delay_s, temp_margin, hum_margin)
+       VALUES ($1, $2, $3, '{email}', coalesce($4, 0), coalesce($5, 0.3), coalesce($6, 2)) RETURNING id`,
+      [customerId, `Trigger ${tag}`, [...EXCEPTION_CATEGORIES], opts.delayS ?? null, opts.tempMargin ?? null, opts.humMargin ?? null],
+    );
+    await db.query(`UPDATE carrier SET trigger_id = $2 WHERE id = $1`, [carrier.id, trigger.id]);
+  }
   const [gw] = await db.query<{ id: number }>(
     `INSERT INTO gateway (customer_id, sn, name, secret_hash, carrier_id) VALUES ($1, $2, $3, 'x', $4) RETURNING id`,
     [customerId, `A4C1${tag}`, `GW ${tag}`, carrier.id],

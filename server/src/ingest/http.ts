@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Module } from '../modules/index.js';
-import { ingestOf } from './service.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
+import type { ZApp } from '../platform/http/route.js';
+import { ingestOf, type IngestDeps } from './service.js';
 import { MESSAGE_KINDS, type MessageKind } from './protocol.js';
 import { gatewayRefusal, type GatewayInfo } from './directory.js';
 import { reportFailure } from '../platform/db/outage.js';
@@ -21,7 +22,7 @@ const STATUS_OF: Record<string, number> = { stopped_gateway: 403, cancelled_cust
  * gateway is over its rate (nothing was stored), 503 with `Retry-After: 5` if the database
  * failed (nothing was stored; the device retries).
  */
-export const ingestRoutes: Module = (app, deps) => {
+export const ingestRoutes = (app: ZApp, deps: IngestDeps & { metrics?: Metrics }) => {
   registerIngestMetrics(deps);
   // Bodies are parsed by the protocol parser, which names what is wrong, not by Fastify's JSON parser.
   app.removeAllContentTypeParsers();

@@ -1,14 +1,13 @@
-import type { AppDeps } from '../deps.js';
 import { choosePort } from '../platform/net/port.js';
 import { MAX_CONNECT_BYTES, startBroker, type BrokerGuard } from './broker.js';
 import { startConsumer, type SubscriptionMode } from './consumer.js';
 import { startSilenceWatch } from './silence.js';
-import { healthOf, type Check } from '../platform/health/health.js';
-import { redactUrl } from '../platform/seed/banner.js';
+import { healthOf, type Check, type HealthHost } from '../platform/health/health.js';
+import { redactUrl } from '../platform/net/url.js';
 import { startPresence, type PresenceOptions } from './presence.js';
-import { ingestOf } from './service.js';
+import { ingestOf, type IngestDeps } from './service.js';
 
-export { ingestOf, IngestService, type HandleResult, type GatewayEventMessage, type DownKind } from './service.js';
+export { ingestOf, IngestService, type IngestDeps, type HandleResult, type GatewayEventMessage, type DownKind } from './service.js';
 export { generateGatewaySecret, hashGatewaySecret, verifyGatewaySecret } from './secret.js';
 export { RETENTION_SETTING, type IngestResult } from './writer.js';
 export { markSilentDevices } from './presence.js';
@@ -41,7 +40,7 @@ export interface RunningIngest {
  * Starts device ingest: the embedded broker, or with config.mqttUrl a consumer of the
  * external broker; plus the presence scan. Call once the database is migrated.
  */
-export async function startIngest(deps: AppDeps, opts: StartIngestOptions): Promise<RunningIngest> {
+export async function startIngest(deps: IngestDeps & HealthHost, opts: StartIngestOptions): Promise<RunningIngest> {
   const svc = ingestOf(deps);
   const health = healthOf(deps);
   let transport: { close(): Promise<void> };
@@ -68,9 +67,9 @@ export async function startIngest(deps: AppDeps, opts: StartIngestOptions): Prom
     let embedded;
     try {
       embedded = await startBroker(svc, { port: chosen.port, host: opts.host, guard });
-    } catch (err: any) {
+    } catch (err) {
       // Taken between the check and the listen.
-      if (err?.code !== 'EADDRINUSE') throw err;
+      if ((err as NodeJS.ErrnoException | null)?.code !== 'EADDRINUSE') throw err;
       if (opts.mqttPortExplicit) throw new Error(`MQTT port ${chosen.port} is already in use. Free it or choose another port.`);
       embedded = await startBroker(svc, { port: 0, host: opts.host, guard });
     }

@@ -121,8 +121,13 @@ describe('a message the database refuses', () => {
       await q.exec(`SET LOCAL deadlock_timeout = '10s'`);
       await q.query('SELECT 1 FROM sensor WHERE id = $1 FOR UPDATE', [hi.id]);
       written = writer.submit(gw, [lo, hi].map((s) => ({ dev: s.dev, ts, temp: 5, hum: null, volt: null, rssi: null, lqi: null, gas: null, door: null })));
-      for (let i = 0; i < 100; i++) {
-        const [w] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`);
+      // Until the batch waits for `hi`: a lock not granted to a session of this test's own database
+      // (the suite's other files run beside it on the same server, each in a database of its own;
+      // a row lock's wait is on a transaction id, which names no database, hence the session).
+      for (let i = 0; i < 500; i++) {
+        const [w] = await q.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()`,
+        );
         if (w.n) break;
         await new Promise((r) => setTimeout(r, 20));
       }

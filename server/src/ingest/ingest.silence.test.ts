@@ -38,8 +38,10 @@ describe('a deaf ingest', () => {
 
   it('is raised when gateways had been reporting and nothing arrives, and ends with the next message', async () => {
     await t.db.query(`UPDATE gateway SET status = 1, last_seen_at = now() WHERE id = $1`, [gw.gatewayId]);
-    ingest = await startIngest(t.deps, { mqttPort: 0, mqttPortExplicit: false, presence: false, silenceMs: 300 });
-    await until(async () => (await ready()).status === 503, 'not ready', 5_000);
+    // Long enough that the message below and the checks after it fit in one silence on a busy
+    // machine (with 300 ms the watchdog could raise the fault again before the check).
+    ingest = await startIngest(t.deps, { mqttPort: 0, mqttPortExplicit: false, presence: false, silenceMs: 3_000 });
+    await until(async () => (await ready()).status === 503, 'not ready', 15_000);
     expect(await ready()).toEqual({ status: 503, ingest: false });
     expect(await faultMetric()).toBe('1');
 

@@ -1,12 +1,12 @@
-import type { AppDeps } from '../deps.js';
-import { ingestOf } from './service.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
+import { ingestOf, type IngestDeps } from './service.js';
 
 /**
  * The ingest limits' figures in /metrics (docs/operations.md): messages held back by the
  * per-gateway rate limits, the gateways held back at the scrape, and the connections the
  * embedded broker closed before login. Listed from the start, at zero, so alerts can name them.
  */
-export function registerIngestMetrics(deps: AppDeps) {
+export function registerIngestMetrics(deps: IngestDeps & { metrics?: Metrics }) {
   deps.metrics?.collect(async () => {
     const svc = ingestOf(deps);
     return [

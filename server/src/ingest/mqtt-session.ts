@@ -1,7 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import mqttPacket, { type IPublishPacket, type Packet } from 'mqtt-packet';
-import { redactUrl } from '../platform/seed/banner.js';
+import { redactUrl } from '../platform/net/url.js';
 
 /**
  * The console's own persistent MQTT session on an external broker: the uplink consumer

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../test/helper.js';
-import { call, seedRecords, type Records } from '../modules/dm/records.fixture.js';
+import { call, seedRecords, type Records } from '../modules/shared/records.fixture.js';
 import { rollupAll } from './rollup.js';
 
 /*
@@ -17,6 +17,9 @@ const MIN = 60_000;
 beforeAll(async () => {
   t = await setup();
   a = await seedRecords(t, 'alpha', 'Alpha', 'A1');
+  // This suite counts the buckets of its own readings: the fixture's few are taken away.
+  await t.db.query('DELETE FROM reading WHERE sensor_id = $1', [a.sensorId]);
+  await t.db.query('DELETE FROM rollup_pending WHERE sensor_id = $1', [a.sensorId]);
 }, 180_000);
 afterAll(() => t.close());
 

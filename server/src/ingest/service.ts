@@ -1,12 +1,15 @@
 import { pino } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../deps.js';
+import type { Config } from '../config.js';
+import type { Db } from '../platform/db/client.js';
+import type { Bus } from '../platform/events.js';
 import { Directory, foreignReason, gatewayRefusal, type GatewayInfo } from './directory.js';
 import { GatewayPacer } from './pacer.js';
 import { Partitions } from './partitions.js';
 import { ReadingWriter, type IngestResult, type WriterOptions } from './writer.js';
 import { parseAck, parseData, parseEvent, parseHeartbeat, type MessageKind, type Parsed } from './protocol.js';
 import { verifyGatewaySecret } from './secret.js';
+import { storeEvent, storeHeartbeat } from './gatewayMessages.js';
 import { isConnectionError } from '../platform/db/outage.js';
 import type { Fault } from '../platform/health/health.js';
 
@@ -32,6 +35,18 @@ type Downlink = (sn: string, kind: DownKind, payload: object) => Promise<void>;
 
 const ZERO: IngestResult = { accepted: 0, duplicates: 0, rejected: 0 };
 
+/** What ingest is built from (AppDeps has it all). */
+export interface IngestDeps {
+  config: Config;
+  db: Db;
+  bus: Bus;
+  log?: FastifyBaseLogger;
+  /** The replicas' channel: with it, a gateway's credentials are read afresh at every sign-in. */
+  cluster?: { flushed(): Promise<void> };
+  /** The one service of this process, kept here by ingestOf(deps). */
+  ingest?: IngestService;
+}
+
 /**
  * Ingest shared by the MQTT broker, the external consumer and the HTTP routes: gateway
  * authentication, the batching reading writer and the handling of heartbeats, events and
@@ -45,7 +60,7 @@ export class IngestService {
   /** Connections the embedded broker closed before login, by why (for /metrics). */
   readonly refusedConnections = { too_large: 0, timeout: 0, not_authorized: 0 };
   readonly log: FastifyBaseLogger;
-  readonly bus: AppDeps['bus'];
+  readonly bus: Bus;
   private downlink: Downlink | null = null;
   /** Off while no MQTT transport runs: a message held through an outage then gives up (unacknowledged). */
   private holding = false;
@@ -57,7 +72,7 @@ export class IngestService {
   private silence: Fault | undefined;
 
   constructor(
-    private deps: AppDeps,
+    private deps: IngestDeps,
     opts: WriterOptions = {},
   ) {
     this.bus = deps.bus;
@@ -119,25 +134,9 @@ export class IngestService {
       case 'heartbeat': {
         const p = parseHeartbeat(payload);
         if (!p.ok) return this.malformed(gw, kind, p);
-        const hb = p.value;
-        // The gateway's state, and its heartbeat history while the parameter keeps one (one statement).
-        const row = await this.deps.db.one<{ status: number; old_status: number }>(
-          `WITH u AS (
-             UPDATE gateway g SET status = CASE WHEN g.status = 2 THEN 2 ELSE 1 END, last_seen_at = now(),
-                    power = COALESCE($2, g.power), tcp = COALESCE($3, g.tcp), lte = COALESCE($4, g.lte), flight = COALESCE($5, g.flight),
-                    ip = COALESCE($6, g.ip), wan_ip = COALESCE($7, g.wan_ip), lat = COALESCE($8, g.lat), lng = COALESCE($9, g.lng), tz = COALESCE($10, g.tz)
-               FROM (SELECT id, status AS old_status FROM gateway WHERE id = $1 FOR UPDATE) o
-              WHERE g.id = o.id
-              RETURNING g.status, o.old_status, g.customer_id)
-           , h AS (
-             INSERT INTO gateway_heartbeat (customer_id, gateway_id, ts, power, tcp, lte, flight, ip, wan_ip, lat, lng)
-             SELECT u.customer_id, $1, COALESCE(to_timestamp($11::bigint / 1000.0), now()), $2, $3, $4, $5, $6, $7, $8, $9 FROM u
-              WHERE COALESCE((SELECT value FROM setting WHERE key = 'gateway_heartbeat_history'), 'on') = 'on')
-           SELECT status, old_status FROM u`,
-          [gw.id, hb.power, hb.tcp, hb.lte, hb.flight, hb.ip, hb.wanIp, hb.lat, hb.lng, hb.tz, hb.ts],
-        );
-        if (row && row.status !== row.old_status) this.deps.bus.emit('deviceStatus', { customerId: gw.customerId, kind: 'gateway', id: gw.id, status: row.status });
-        return { ...ZERO, accepted: row ? 1 : 0 };
+        // The gateway's state and history, and what it means for its device exceptions (gatewayMessages.ts).
+        const stored = await storeHeartbeat(this.deps.db, this.deps.bus, gw, p.value);
+        return { ...ZERO, accepted: stored ? 1 : 0 };
       }
       case 'event': {
         const p = parseEvent(payload);
@@ -150,15 +149,8 @@ export class IngestService {
           if (reason) return this.writer.submitReject(gw, { sn: gw.sn, dev: ev.dev, reason, detail: `event ${ev.type} ts=${ev.ts}` });
           sensorId = sensor!.id;
         }
-        const rows = await this.deps.db.query(
-          `INSERT INTO gateway_event (customer_id, gateway_id, sensor_id, dev_no, type, ts) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT DO NOTHING RETURNING id`,
-          [gw.customerId, gw.id, sensorId, ev.dev, ev.type, new Date(ev.ts).toISOString()],
-        );
-        if (!rows.length) return { ...ZERO, duplicates: 1 };
-        const msg: GatewayEventMessage = { customerId: gw.customerId, gatewayId: gw.id, sn: gw.sn, sensorId, devNo: ev.dev, type: ev.type, ts: ev.ts };
-        // The Bus's typed event map does not list gateway events yet; listeners subscribe by this name.
-        this.deps.bus.emit('gatewayEvent', msg);
+        // Stored with what it means for the device exceptions (gatewayMessages.ts); the bus hears of it after the commit.
+        if (!(await storeEvent(this.deps.db, this.deps.bus, gw, ev, sensorId))) return { ...ZERO, duplicates: 1 };
         return { ...ZERO, accepted: 1 };
       }
       case 'ack': {
@@ -255,7 +247,7 @@ export class IngestService {
 }
 
 /** The ingest service of this process: made once and shared by every transport (and by the HTTP routes). */
-export function ingestOf(deps: AppDeps): IngestService {
+export function ingestOf(deps: IngestDeps): IngestService {
   if (!deps.ingest) deps.ingest = new IngestService(deps);
   return deps.ingest;
 }

@@ -3,7 +3,10 @@ import type { Queryable } from '../platform/db/client.js';
 import type { DeviceReading } from './protocol.js';
 import type { SensorInfo } from './directory.js';
 import { copyBinary, type BinaryType } from '../platform/db/copy.js';
-import { outOfZone } from '../alarm/quiet.js';
+import { clearOfZone, outOfZone } from '../alarm/quiet.js';
+import { boundByRules } from '../alarm/excluded.js';
+import { sensorOfflineAfterS } from '../alarm/offline.js';
+import { CARRIER_ALARM } from '../alarm/trigger.js';
 
 /**
  * The statements of one ingest batch (ingest/writer.ts runs them in one transaction, in this
@@ -135,7 +138,9 @@ export async function updateSensors(q: Queryable, newest: Stored[]) {
     `UPDATE sensor s SET last_ts = v.ts, last_temp = v.temp, last_hum = v.hum, last_volt = v.volt, last_rssi = v.rssi,
             last_lqi = v.lqi, last_gas = v.gas, last_door = v.door,
             status = CASE WHEN s.status = 2 THEN 2
-                          WHEN v.ts > now() - (3 * s.sample_interval + 60) * interval '1 second' THEN 1
+                          WHEN s.status = 1 THEN 1
+                          -- Only a sensor marked offline pays for its monitor task's lookup here.
+                          WHEN v.ts > now() - ${sensorOfflineAfterS('s')} * interval '1 second' THEN 1
                           ELSE s.status END
        FROM unnest($1::int[], $2::timestamptz[], $3::real[], $4::real[], $5::real[], $6::real[], $7::real[], $8::real[], $9::smallint[])
               AS v(id, ts, temp, hum, volt, rssi, lqi, gas, door),
@@ -186,26 +191,35 @@ export function widen(spans: Map<number, Span>, it: Stored) {
   s.hHi = hi(s.hHi, hum);
 }
 
-/** The previous reading gives the field a value inside the zone, or the carrier has no zone for it. */
-const inBefore = (field: 'temp' | 'hum', x: string) => `(k.${field}_min IS NULL OR k.${field}_max IS NULL OR (${x} IS NOT NULL AND NOT ${outOfZone(field, x)}))`;
+/** The previous reading gives the field a clear value (inside the zone by the margin), or the carrier has no zone for it. */
+const clearBefore = (field: 'temp' | 'hum', x: string) => `(k.${field}_min IS NULL OR k.${field}_max IS NULL OR (${x} IS NOT NULL AND ${clearOfZone(field, x)}))`;
+/**
+ * Every value of the batch for the field (its extremes `lo`, `hi`; NULL without any) is clear; for
+ * the hot mark, which only orders the evaluator's work (a window not calm is queued and judged).
+ */
+const clearBatch = (field: 'temp' | 'hum', lo: string, hi: string) => `(coalesce(${clearOfZone(field, lo)}, true) AND coalesce(${clearOfZone(field, hi)}, true))`;
 
 /**
  * Widens each sensor's alarm window. `queued_at` keeps the time the window first became due:
  * the evaluator works oldest first, and a sensor that reports in every batch must not be
  * pushed to the back of the queue each time (it would never be evaluated under load).
  *
- * A window with a reading outside its carrier's zone is marked hot with the version that
- * brought it (migration 0027): the evaluator takes it first, since it may open an exception.
+ * A window that may open an exception is marked hot with the version that brought it
+ * (migration 0027): the evaluator takes it first. That is a reading outside its carrier's zone,
+ * and with an alarm delay also any reading after one that is not clear, or one not clear itself:
+ * a run opens once it has lasted the delay, at whichever reading shows it (alarm/segments.ts).
  *
  * A calm window is not queued at all: its readings all follow the sensor's latest one (no
- * back-fill), are all inside the zone, the latest one before them was inside it too, the
- * carrier is judged on each sensor (sample mode "latest") and no data exception of the sensor
- * or the carrier is ongoing. Its evaluation would find exactly what the quiet check
- * (alarm/quiet.ts) finds, nothing to do, and at a reading a minute from every sensor that check
- * was most of the evaluator's work. A window queued before it (not yet evaluated) needs
- * nothing from it: its run ended at that in-range latest reading, and it reads the readings
- * after it as its neighbours. The sensor row lock taken by updateSensors orders two batches of
- * one sensor, so "the latest one before them" is what the other batch committed.
+ * back-fill), none is outside the zone, the latest one before them was clear (inside the zone
+ * by the margin: a reading in the margin's band may belong to a run, which readings in the band
+ * extend), the carrier is judged on each sensor (sample mode "latest") and no data exception of
+ * the sensor or the carrier is ongoing. After a clear reading the machine is idle or ending a
+ * run too short to count (one that lasted the delay is stored, ongoing, until its end is
+ * confirmed), and readings not out change neither: its evaluation would find exactly what the
+ * quiet check (alarm/quiet.ts) finds, nothing to do, and at a reading a minute from every sensor
+ * that check was most of the evaluator's work. A window queued before it (not yet evaluated)
+ * reads these readings as what follows it. The sensor row lock taken by updateSensors orders
+ * two batches of one sensor, so "the latest one before them" is what the other batch committed.
  */
 export async function queueAlarms(q: Queryable, spans: Map<number, Span>, before: Map<number, Updated>) {
   const ids = [...spans.keys()].sort((a, b) => a - b);
@@ -214,16 +228,19 @@ export async function queueAlarms(q: Queryable, spans: Map<number, Span>, before
   await q.query(
     `WITH v AS (
        SELECT v.*, s.carrier_id, k.sample_mode,
-              coalesce(k.alarm_on AND (${outOfZone('temp', 'v.t_hi')} OR ${outOfZone('temp', 'v.t_lo')} OR ${outOfZone('hum', 'v.h_hi')} OR ${outOfZone('hum', 'v.h_lo')}), false) AS hot,
+              coalesce(k.alarm_on AND (${outOfZone('temp', 'v.t_hi')} OR ${outOfZone('temp', 'v.t_lo')} OR ${outOfZone('hum', 'v.h_hi')} OR ${outOfZone('hum', 'v.h_lo')}
+                OR (k.alarm_delay_s > 0 AND NOT (${clearBatch('temp', 'v.p_t', 'v.p_t')} AND ${clearBatch('hum', 'v.p_h', 'v.p_h')}
+                                             AND ${clearBatch('temp', 'v.t_lo', 'v.t_hi')} AND ${clearBatch('hum', 'v.h_lo', 'v.h_hi')}))), false) AS hot,
               coalesce(k.alarm_on AND k.sample_mode = 'latest' AND v.p_ts < v.lo
-                AND ${inBefore('temp', 'v.p_t')} AND ${inBefore('hum', 'v.p_h')}
+                AND ${clearBefore('temp', 'v.p_t')} AND ${clearBefore('hum', 'v.p_h')}
                 AND NOT EXISTS (SELECT 1 FROM exception_record e WHERE e.sensor_id = v.s AND e.ongoing AND e.type = 'data')
-                AND NOT EXISTS (SELECT 1 FROM exception_record e WHERE e.carrier_id = k.id AND e.sensor_id IS NULL AND e.ongoing AND e.type = 'data'),
+                AND NOT EXISTS (SELECT 1 FROM exception_record e WHERE e.carrier_id = k.id AND e.sensor_id IS NULL AND e.ongoing AND e.type = 'data')
+                AND NOT ${boundByRules('k.id')},
               false) AS calm
          FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::real[], $6::real[], $7::real[], $8::real[],
                      $9::timestamptz[], $10::real[], $11::real[])
                 AS v(s, c, lo, hi, t_lo, t_hi, h_lo, h_hi, p_ts, p_t, p_h)
-         LEFT JOIN sensor s ON s.id = v.s LEFT JOIN carrier k ON k.id = s.carrier_id
+         LEFT JOIN sensor s ON s.id = v.s LEFT JOIN ${CARRIER_ALARM} k ON k.id = s.carrier_id
      )
      INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts, hot_version)
      SELECT s, c, lo, hi, CASE WHEN hot THEN 1 END FROM v WHERE hot OR NOT calm

@@ -1,7 +1,8 @@
 import { DEVICE_STATUS, FUTURE_TOLERANCE_MS, historyRetentionDays } from '@coldwatch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../platform/db/client.js';
-import type { Bus, DeviceStatusEvent, LiveReading } from '../platform/events.js';
+import type { Bus, DeviceStatusEvent, ExceptionEvent, LiveReading } from '../platform/events.js';
+import { endGatewayConnections, endSensorConnections, toEvent } from '../alarm/devices.js';
 import type { DeviceReading, RefusedReading } from './protocol.js';
 import { foreignReason, type Directory, type GatewayInfo } from './directory.js';
 import type { Partitions } from './partitions.js';
@@ -240,7 +241,7 @@ export class ReadingWriter {
   }
 
   /** Resolves each message with its counts and announces what changed. */
-  private settle(batch: Batch, live: { status: DeviceStatusEvent[]; readings: LiveReading[] }) {
+  private settle(batch: Batch, live: { status: DeviceStatusEvent[]; readings: LiveReading[]; exceptions: ExceptionEvent[] }) {
     for (const m of batch.messages) {
       this.stats.accepted += m.result.accepted;
       this.stats.duplicates += m.result.duplicates;
@@ -249,6 +250,7 @@ export class ReadingWriter {
     }
     for (const e of live.status) this.bus.emit('deviceStatus', e);
     for (const r of live.readings) this.bus.emit('reading', r);
+    for (const e of live.exceptions) this.bus.emit('exception', e);
   }
 
   private async commitOneByOne(batch: Batch, err: unknown) {
@@ -325,7 +327,15 @@ export class ReadingWriter {
       if (span.size) await queueRollups(q, stored === 'all' ? items : items.filter(inserted));
       const gws = touch.length ? await touchGateways(q, touch) : [];
       if (batch.rejects.length) await insertRejects(q, batch.rejects);
-      return { updated, gws, newestPerSensor };
+      // A sensor or gateway a reading brought back (offline → running) ends its connection
+      // exception here, in the readings' transaction, at the reading's time (alarm/devices.ts).
+      // Only devices that were offline can have one, so a batch of running devices pays nothing.
+      const back = updated.filter((u) => u.old_status === DEVICE_STATUS.offline && u.status === DEVICE_STATUS.running);
+      const ended = [
+        ...(await endSensorConnections(q, back.map((u) => ({ id: u.id, ts: newestPerSensor.get(u.id)!.r.ts })))),
+        ...(await endGatewayConnections(q, gws.filter((g) => g.old_status === DEVICE_STATUS.offline && g.status === DEVICE_STATUS.running).map((g) => g.id))),
+      ];
+      return { updated, gws, newestPerSensor, ended };
     });
     for (const id of touch) this.touched.set(id, now);
 
@@ -350,7 +360,7 @@ export class ReadingWriter {
       });
     }
     for (const g of result.gws) if (g.old_status !== g.status) status.push({ customerId: g.customer_id, kind: 'gateway', id: g.id, status: g.status });
-    return { status, readings };
+    return { status, readings, exceptions: result.ended.map(toEvent) };
   }
 
   private async retentionDays(): Promise<number> {

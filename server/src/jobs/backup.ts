@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { JobRunner, type JobLog } from '../platform/jobs/runner.js';
-import { runBackup } from '../modules/backup/backup.service.js';
+import { BACKUP_JOB, runBackup } from '../modules/backup/backup.service.js';
 
 /*
  * The daily whole-database backup (GxP: monitoring data backed up every day; modules/backup,
@@ -11,7 +11,7 @@ import { runBackup } from '../modules/backup/backup.service.js';
  * beside a slow first one). A failed run is retried (three tries) and shows on /sys/scheduled.
  */
 
-export const BACKUP_JOB = 'backup';
+export { BACKUP_JOB };
 const DAY_S = 86_400;
 
 /** The next time of day `hhmm` (local time) after `now`. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../test/helper.js';
-import { seedRecords, type Records } from '../modules/dm/records.fixture.js';
+import { seedRecords, type Records } from '../modules/shared/records.fixture.js';
 import { Partitions } from '../ingest/partitions.js';
 import { enforceRetention } from './retention.js';
 import { verifyLog } from '../platform/audit/chain.js';
@@ -62,7 +62,7 @@ describe('retention job', () => {
   });
 
   it('a second run finds nothing more to remove', async () => {
-    expect(await enforceRetention(t.db, NOW, false)).toEqual({ readings: 0, partitions: '-', rollups: 0, logs: 0, files: 0, cache: 0, heartbeats: 0 });
+    expect(await enforceRetention(t.db, NOW, false)).toEqual({ readings: 0, partitions: '-', rollups: 0, logs: 0, files: 0, cache: 0, heartbeats: 0, positions: 0 });
   });
 });
 

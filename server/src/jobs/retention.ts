@@ -15,7 +15,8 @@ const DAY_MS = 86_400_000;
  * - logs (`log_retention_days`): the system log (from the start of each customer's hash chain)
  *   and the ingest reject log;
  * - export files (`export_retention_days`): stored files of kind 'export';
- * - cache (`cache_retention_days`): spent captchas, login QR keys and sessions, finished job runs.
+ * - cache (`cache_retention_days`): spent captchas, login QR keys and sessions, finished job runs;
+ * - positions (`gps_history_retention_days`): trip_position rows, but those of a trip under way.
  * Records are GxP records: under `gxpRecords` (the default; GXP_RECORDS=off turns it off) the
  * history and the log are kept at least 5 years whatever is stored, and the log never less
  * than the history (effectiveRetention). Nothing an open exception refers to goes: the
@@ -59,7 +60,14 @@ export async function enforceRetention(db: Db, now = Date.now(), gxpRecords = tr
   const heartbeatsBefore = new Date(now - (await days('gateway_heartbeat_history_days')) * DAY_MS);
   const heartbeats = n(await k.deleteFrom('gateway_heartbeat').where('received_at', '<', heartbeatsBefore).execute());
 
-  return { readings, partitions: dropped.join(', ') || '-', rollups, logs, files, cache, heartbeats };
+  // Positions of carriers in transport mode (spec §3 "GPS history retention (days)"): a trip still under way keeps its whole route.
+  const positionsBefore = new Date(now - (await days('gps_history_retention_days')) * DAY_MS);
+  const positions = affected(
+    await sql`DELETE FROM trip_position p WHERE p.ts < ${positionsBefore}
+                AND NOT EXISTS (SELECT 1 FROM trip t WHERE t.id = p.trip_id AND t.end_ts IS NULL)`.execute(k),
+  );
+
+  return { readings, partitions: dropped.join(', ') || '-', rollups, logs, files, cache, heartbeats, positions };
 }
 
 /** Not closed, or still going on: its records stay (exception_record.status 2 is closed). */

@@ -1,6 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../deps.js';
+import type { Module } from '../deps.js';
 import { userRoutes } from './user/user.routes.js';
 import { loginRoutes } from './user/login.routes.js';
 import { mineRoutes } from './user/mine.routes.js';
@@ -16,6 +14,7 @@ import { historyRoutes } from './history/history.routes.js';
 import { liveRoutes } from './live/live.routes.js';
 import { ingestRoutes } from '../ingest/http.js';
 import { exceptionRoutes } from './exception/exception.routes.js';
+import { excatalogRoutes } from './excatalog/excatalog.routes.js';
 import { noticeRoutes } from './notice/notice.routes.js';
 import { shortcutRoutes } from './shortcut/shortcut.routes.js';
 import { loginQrRoutes } from './loginqr/loginqr.routes.js';
@@ -36,9 +35,19 @@ import { displayRoutes } from './display/display.routes.js';
 import { baseRoutes } from './base/base.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import { backupRoutes } from './backup/backup.routes.js';
-
-export type ZApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
-export type Module = (app: ZApp, deps: AppDeps) => void | Promise<void>;
+import { monitorTaskRoutes } from './monitortask/monitortask.routes.js';
+import { alarmTriggerRoutes } from './alarmtrigger/alarmtrigger.routes.js';
+import { statisticRoutes } from './statistic/statistic.routes.js';
+import { invalidRuleRoutes } from './invalidrule/invalidrule.routes.js';
+import { detailDataRoutes } from './detaildata/detaildata.routes.js';
+import { recordPointRoutes } from './recordpoint/recordpoint.routes.js';
+import { forwardingRoutes } from './forwarding/forwarding.routes.js';
+import { workOrderRoutes } from './workorder/workorder.routes.js';
+import { queryCodeRoutes } from './querycode/querycode.routes.js';
+import { mappingRoutes } from './mapping/mapping.routes.js';
+import { verifyTaskRoutes } from './verifytask/verifytask.routes.js';
+import { tripRoutes } from './trip/trip.routes.js';
+import { guideRoutes } from './guide/guide.routes.js';
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes, backupRoutes];
+export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, excatalogRoutes, invalidRuleRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes, backupRoutes, monitorTaskRoutes, alarmTriggerRoutes, statisticRoutes, detailDataRoutes, recordPointRoutes, forwardingRoutes, workOrderRoutes, queryCodeRoutes, mappingRoutes, verifyTaskRoutes, tripRoutes, guideRoutes];

@@ -10,6 +10,40 @@ export interface SimGateway {
   /** Time zone the gateway reports in heartbeats; default +08:00. */
   tz?: string;
   gps?: { lat: number; lng: number };
+  /** A vehicle's route: the heartbeat's `gps` follows it (positionOnRoute) instead of `gps`. */
+  route?: RoutePlan;
+}
+
+/**
+ * A vehicle driving `points` there and back for ever: each way takes `legMs` at an even speed
+ * along the polyline, and it stands still `stopMs` at each end (loading, unloading: long enough,
+ * at the default, to open the console's "retention" exception of a trip).
+ */
+export interface RoutePlan {
+  points: { lat: number; lng: number }[];
+  legMs: number;
+  stopMs: number;
+}
+
+/** Where a vehicle on `plan` is at `ts` (UTC ms), rounded to the 6 decimals a GPS fix gives. */
+export function positionOnRoute(plan: RoutePlan, ts: number): { lat: number; lng: number } {
+  const pts = plan.points;
+  if (pts.length < 2) return pts[0];
+  const cycle = 2 * (plan.legMs + plan.stopMs);
+  let t = ((ts % cycle) + cycle) % cycle;
+  // [0, stop): at the start; then out; [leg + stop, leg + 2 stop): at the far end; then back.
+  let f: number;
+  if (t < plan.stopMs) f = 0;
+  else if ((t -= plan.stopMs) < plan.legMs) f = t / plan.legMs;
+  else if ((t -= plan.legMs) < plan.stopMs) f = 1;
+  else f = 1 - (t - plan.stopMs) / plan.legMs;
+  const lens = pts.slice(1).map((p, i) => Math.hypot(p.lat - pts[i].lat, (p.lng - pts[i].lng) * Math.cos((p.lat * Math.PI) / 180)));
+  let along = f * lens.reduce((a, b) => a + b, 0);
+  let i = 0;
+  while (i < lens.length - 1 && along > lens[i]) along -= lens[i++];
+  const k = lens[i] ? Math.min(1, along / lens[i]) : 0;
+  const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
+  return { lat: r6(pts[i].lat + (pts[i + 1].lat - pts[i].lat) * k), lng: r6(pts[i].lng + (pts[i + 1].lng - pts[i].lng) * k) };
 }
 
 export interface SimulationOptions {
@@ -68,7 +102,7 @@ export function startSimulation(opts: SimulationOptions): Simulation {
       return client.publishAsync(`cc/${gw.sn}/up/${kind}`, JSON.stringify(body), { qos: 1 }).catch(fail(gw.sn));
     };
     const heartbeat = () =>
-      up('heartbeat', { ts: Date.now(), power: 'normal', tcp: true, lte: false, flight: false, ip: '10.0.0.5', wanIp: '203.0.113.7', gps: gw.gps, tz: gw.tz ?? '+08:00' });
+      up('heartbeat', { ts: Date.now(), power: 'normal', tcp: true, lte: false, flight: false, ip: '10.0.0.5', wanIp: '203.0.113.7', gps: gw.route ? positionOnRoute(gw.route, Date.now()) : gw.gps, tz: gw.tz ?? '+08:00' });
     let offlineUntil = 0;
     let buffer: Reading[] = [];
     let lastBeat = 0;

@@ -79,7 +79,8 @@ async function exchange<T>(method: string, path: string, params: Params | undefi
     throw e;
   }
   if (env.state.code !== Code.OK) {
-    const details = (env.result as any)?.errors as Record<string, string> | undefined;
+    // A failure's result is null, or the failing fields ({errors: {field: message}}).
+    const details = (env.result as { errors?: Record<string, string> } | null | undefined)?.errors;
     const e = new ApiError(env.state.code, env.state.msg, res.status, details);
     tell(e);
     throw e;

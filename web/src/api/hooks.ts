@@ -2,13 +2,25 @@ import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@ta
 import { App } from 'antd';
 import type { Callable, CallInput, Result, RouteDef } from '@coldwatch/contract';
 import { useApiErrorToast } from '../ui/useApiErrorToast';
-import { call, callSaying, keyOf, upload } from './call';
+import { call, callAhead, callSaying, keyOf, upload } from './call';
 
 /** An operation's answer through TanStack Query, keyed by the operation and its input. */
 export function useCall<D extends RouteDef>(def: Callable<D>, input?: CallInput<D>, opts: Omit<UseQueryOptions<Result<D>>, 'queryKey' | 'queryFn'> = {}) {
   return useQuery<Result<D>>({
     queryKey: keyOf(def, input ?? {}),
     queryFn: () => (call as (d: Callable<D>, i?: CallInput<D>) => Promise<Result<D>>)(def, input),
+    ...opts,
+  });
+}
+
+/**
+ * The same, for a page that is not behind the login (/exDetail): a failure is the page's to
+ * show, never a session reaction (its 401 is a link's, not a session's; api/client.ts `quiet`).
+ */
+export function useQuietCall<D extends RouteDef>(def: Callable<D>, input?: CallInput<D>, opts: Omit<UseQueryOptions<Result<D>>, 'queryKey' | 'queryFn'> = {}) {
+  return useQuery<Result<D>>({
+    queryKey: keyOf(def, input ?? {}),
+    queryFn: () => (callAhead as (d: Callable<D>, i?: CallInput<D>) => Promise<Result<D>>)(def, input),
     ...opts,
   });
 }

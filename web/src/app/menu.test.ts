@@ -8,9 +8,9 @@ const node = (id: number, code: string, url: string, children?: MenuNode[], hidd
 const serverMenu: MenuNode[] = [
   node(1, 'home', '/home', undefined, true),
   node(2, 'databoard', '/databoard', [node(3, 'deviceMonitor', '/databoard/deviceMonitor'), node(4, 'futureBoard', '/databoard/futureBoard')]),
-  node(5, 'count', '/count', [node(6, 'statistic', '/count/statistic')]),
-  node(7, 'log', '/noti', [node(8, 'noticelog', '/noti/notification'), node(9, 'sysLog', '/noti/sysLog')]),
-  node(10, 'workOrder', '/order/workOrder'),
+  node(5, 'count', '/count', [node(6, 'futureReport', '/count/futureReport')]),
+  node(7, 'log', '/noti', [node(8, 'futureLog', '/noti/futureLog'), node(9, 'sysLog', '/noti/sysLog')]),
+  node(10, 'futureEntry', '/future/entry'),
 ];
 
 describe('left menu from the server menu', () => {
@@ -78,5 +78,15 @@ describe('user menu', () => {
     expect(userMenuKeys(3)).not.toContain('proxy');
     expect(userMenuKeys(0)).toEqual(['profile', 'password', 'loginQr', 'language', 'logout']);
     expect(userMenuKeys(1, true)).toEqual(['profile', 'password', 'wizard', 'enroll', 'loginQr', 'language', 'logout']);
+  });
+});
+
+describe("the spec's menu module names (§2)", () => {
+  it('are every one a menu entry, seeded at start from the contract', async () => {
+    const { flattenMenu } = await import('@coldwatch/contract');
+    const SPEC = 'deviceMonitor, monitoringPoint, Map, incubator, fridge, car, refrigeratory, analGuidance, detailData, ex, exReason, sensor, gateway, display, relay, base, scene, proberange, alarmRecord, collectRecord, workOrder, contact, download, noticelog, sysLog, alarmLog, user, role, customer, probeunit, forwarding, param, carrierType, monitorTask, deviceType, deviceTransfer, resource, warehouse, overview, store, exportTask, statistic, invalidRule, gas, magnetism, verificationTask, onlineHelp'.split(', ');
+    expect(SPEC).toHaveLength(47);
+    const codes = new Set(flattenMenu().map((e) => e.code));
+    expect(SPEC.filter((c) => !codes.has(c))).toEqual([]);
   });
 });

@@ -90,19 +90,34 @@ export const PAGES: PageDef[] = [
     funcs: ['viewEx'],
     Component: page(() => import('../features/abnormal/ExceptionListPage')),
   },
+  // Spec §2 /abnormal/abnormalcause: the exception reasons; the menu entry's object is Ex (read with viewEx).
+  {
+    path: '/abnormal/abnormalcause',
+    titleKey: 'exreason:title',
+    menuCode: 'exReason',
+    funcs: ['viewEx'],
+    Component: page(() => import('../features/abnormal/ExReasonPage')),
+  },
+  // Spec §2 /abnormal/invalidRule: rules that make chosen carriers' readings invalid for a time (docs/alarms.md "Invalid rules").
+  { path: '/abnormal/invalidRule', titleKey: 'invalidRule:title', menuCode: 'invalidRule', funcs: ['viewInvalidRule'], Component: page(() => import('../features/invalidrule/InvalidRulePage')) },
   {
     path: '/historyData',
     titleKey: 'shell:page.historyData',
     Component: page(() => import('../features/history/HistoryDataPage')),
   },
-  // The menu's way to history data (spec §2 /count/detailData "Detailed data"): the same page, its device picked there.
+  // Spec §2 hidden detail routes of the history: a probe's (?deviceNo=) and a carrier's value (?carrierId=), with playback.
+  { path: '/probeHistory', titleKey: 'shell:page.historyData', funcs: ['viewHistory'], Component: page(() => import('../features/history/HistoryDataPage')) },
+  { path: '/carrierProbeHistory', titleKey: 'shell:page.historyData', funcs: ['viewHistory'], Component: page(() => import('../features/history/HistoryDataPage')) },
+  // Spec §2 /count/detailData "Detailed data": every reading of carriers or sensors, paged on the server.
   {
     path: '/count/detailData',
-    titleKey: 'shell:page.historyData',
+    titleKey: 'detailData:title',
     menuCode: 'detailData',
     funcs: ['viewHistory'],
-    Component: page(() => import('../features/history/HistoryDataPage')),
+    Component: page(() => import('../features/detaildata/DetailDataPage')),
   },
+  // Spec §2 /count/statistic: carriers' statistics over a span, per day, week or month (docs/statistics.md).
+  { path: '/count/statistic', titleKey: 'statistic:title', menuCode: 'statistic', funcs: ['viewStatistic'], Component: page(() => import('../features/statistic/StatisticPage')) },
   // Spec §2 /count/guidance "guidance analysis": the GSP checks (docs/compliance.md).
   {
     path: '/count/guidance',
@@ -133,6 +148,8 @@ export const PAGES: PageDef[] = [
     funcs: ['viewCustomer'],
     Component: page(() => import('../features/sys/CustomerPage')),
   },
+  // Spec §2 /sys/online_help: the guide's help articles, searchable (docs/help.md); every signed-in user.
+  { path: '/sys/online_help', titleKey: 'help:title', menuCode: 'onlineHelp', Component: page(() => import('../features/help/OnlineHelpPage')) },
   {
     path: '/sys/scheduled',
     titleKey: 'shell:page.scheduled',
@@ -148,6 +165,8 @@ export const PAGES: PageDef[] = [
     funcs: ['viewParam'],
     Component: page(() => import('../features/backup/BackupPage')),
   },
+  // Spec §2 /sys/forwarding (menu forwarding): servers, platforms and forward settings (docs/forwarding.md).
+  { path: '/sys/forwarding', titleKey: 'forwarding:title', menuCode: 'forwarding', funcs: ['viewForwarding'], Component: page(() => import('../features/forwarding/ForwardingPage')) },
   {
     path: '/sys/paramsetup',
     titleKey: 'param:title',
@@ -171,6 +190,17 @@ export const PAGES: PageDef[] = [
   },
   { path: '/arch/architecture', titleKey: 'shell:page.scene', menuCode: 'scene', funcs: ['viewScene'], Component: page(() => import('../features/arch/ScenePage')) },
   { path: '/arch/detection', titleKey: 'shell:page.detection', menuCode: 'proberange', funcs: ['viewRange'], Component: page(() => import('../features/unit/RangePage')) },
+  // Spec §2 /order/workOrder and /code/findCode (docs/workorders.md): work orders, and query codes that hand sensors' readings to someone without an account.
+  { path: '/order/workOrder', titleKey: 'shell:page.workOrder', menuCode: 'workOrder', funcs: ['viewWorkOrder'], Component: page(() => import('../features/workorder/WorkOrderPage')) },
+  { path: '/code/findCode', titleKey: 'shell:page.findCode', menuCode: 'findCode', funcs: ['viewHistory'], Component: page(() => import('../features/querycode/QueryCodePage')) },
+  // Spec §2 /transHistory (docs/transport.md): trips of carriers in transport mode, their route, playback and transport code.
+  { path: '/transHistory', titleKey: 'trip:title', funcs: ['viewCar'], Component: page(() => import('../features/trip/TransHistoryPage')) },
+  // Spec §2 /arch/task (hidden entry monitorTask): offline detection per device family (docs/devices.md "Monitor tasks").
+  { path: '/arch/task', titleKey: 'monitorTask:title', menuCode: 'monitorTask', funcs: ['viewDetectionTask'], Component: page(() => import('../features/monitortask/MonitorTaskPage')) },
+  // Spec §2 /arch/temprecord (menu collectRecord): the daily collect records and their signed approval (docs/records.md).
+  { path: '/arch/temprecord', titleKey: 'recordPoint:title', menuCode: 'collectRecord', funcs: ['viewRecordPoint'], Component: page(() => import('../features/recordpoint/RecordPointPage')) },
+  // Spec §2 /arch/verificationTask: verification (mapping) tasks and their JJF 1101 figures (docs/statistics.md).
+  { path: '/arch/verificationTask', titleKey: 'verifyTask:title', menuCode: 'verificationTask', funcs: ['viewVerifyTask'], Component: page(() => import('../features/verifytask/VerifyTaskPage')) },
   {
     path: '/sys/unitMeasurement',
     titleKey: 'shell:page.unitMeasurement',
@@ -182,7 +212,11 @@ export const PAGES: PageDef[] = [
   { path: '/sys/deviceTransfer', titleKey: 'shell:page.deviceTransfer', menuCode: 'deviceTransfer', funcs: ['viewBorrow'], Component: page(() => import('../features/loan/LoanPage')) },
   { path: '/sys/carrierType', titleKey: 'shell:page.carrierType', menuCode: 'carrierType', funcs: ['viewType'], Component: page(() => import('../features/type/CarrierTypePage')) },
   { path: '/arch/contacts', titleKey: 'shell:page.contacts', menuCode: 'contact', funcs: ['viewContact'], Component: page(() => import('../features/contact/ContactPage')) },
+  // Spec §2 hidden route /sysAlarm (alarm trigger): reached from the carrier dialog and the log section (docs/alarms.md "Triggers").
+  { path: '/sysAlarm', titleKey: 'alarmTrigger:title', funcs: ['viewAlarmTrigger'], Component: page(() => import('../features/alarmtrigger/AlarmTriggerPage')) },
   { path: '/noti/alarmLog', titleKey: 'shell:page.alarmLog', menuCode: 'alarmLog', funcs: ['viewAlarmRecord'], Component: page(() => import('../features/alarmlog/AlarmLogPage')) },
+  // Spec §2 /noti/notification: the notice log, every channel, with its retry (docs/alarms.md "Notices").
+  { path: '/noti/notification', titleKey: 'notice:title', menuCode: 'noticelog', funcs: ['viewNoticeLog'], Component: page(() => import('../features/notice/NoticeLogPage')) },
   { path: '/plan', titleKey: 'shell:page.plan', funcs: ['viewScene'], Component: page(() => import('../features/plan/PlanPage')) },
   { path: '/wizard', titleKey: 'shell:page.wizard', funcs: ['newGateway', 'newSensor', 'newCarrier'], Component: page(() => import('../features/wizard/WizardPage')) },
   { path: '/device/sensor', titleKey: 'shell:page.sensor', menuCode: 'sensor', funcs: ['viewSensor'], Component: page(() => import('../features/device/SensorPage')) },
@@ -215,9 +249,28 @@ export const SECTION_REDIRECTS: Record<string, string> = {
   // Spec §2 top-level /material (edit profile): the same page, one tab.
   '/material': '/personal/material',
   '/user': '/user/userinfo',
-  '/noti': '/noti/sysLog',
+  '/noti': '/noti/notification',
+  '/code': '/code/findCode',
+  '/order': '/order/workOrder',
   // Spec §2: the /sys section's declared default.
   '/sys': '/sys/scheduled',
+};
+
+/**
+ * Hidden routes of spec §2 whose content lives on another page (docs/architecture.md "Routes"):
+ * they open that page with the same query (a carrier's id, a device's number).
+ */
+export const ROUTE_ALIASES: Record<string, string> = {
+  '/carrier/carrierDetailPage': '/carrierDetailPage',
+  // "Own window" in the spec: the same detail page, opened by the caller in a window of its own.
+  '/newCarrierDetail': '/carrierDetailPage',
+  '/monitorPointRealTime': '/databoard/monitoringPoint',
+  '/exRecord': '/abnormal/dataex',
+  '/arch/alarmRecord': '/noti/alarmLog',
+  '/pointData': '/count/detailData',
+  '/sampleData': '/arch/temprecord',
+  '/baseHistory': '/historyData',
+  '/datadevice': '/databoard/deviceMonitor',
 };
 
 export const pageByPath = (pathname: string) => PAGES.find((p) => p.path === pathname);

@@ -1,11 +1,10 @@
-import { PAGES } from './pages';
 import { queryClient } from './queryClient';
 import { fetchPageInfo, PAGE_INFO_KEY, type PageInfo } from './auth';
 import { callAhead, keyOf } from '../api/call';
 import { PageGate, SignedInLayout } from './signedInParts';
 
 /** Routes that are not behind the login: nothing signed-in to fetch ahead. */
-const SIGNED_OUT = new Set(['/login', '/register', '/404', '/dataBackup']);
+const SIGNED_OUT = new Set(['/login', '/register', '/404', '/dataBackup', '/exDetail', '/queryCode', '/traceDetail']);
 
 /**
  * A signed-in page opened directly (a bookmark, a reload, a link from a mail): what it needs is
@@ -17,14 +16,18 @@ const SIGNED_OUT = new Set(['/login', '/register', '/404', '/dataBackup']);
  */
 export function preloadSignedIn(pathname: string) {
   if (SIGNED_OUT.has(pathname)) return;
-  const page = PAGES.find((p) => p.path === (pathname === '/' ? '/home' : pathname));
   // The calls first: the browser queues requests on six connections, and the chunks are many.
   void queryClient.prefetchQuery<PageInfo>({ queryKey: PAGE_INFO_KEY, queryFn: fetchPageInfo, staleTime: 0 });
-  // The page's opening calls go at once, beside the page info, and the page joins them when it
-  // mounts. They fail quietly for a caller who may not open the page: the page gate then shows
-  // 'no access', and a page that does mount on a failed one calls again and reports it.
-  for (const { def, input } of page?.prefetch ?? []) void queryClient.prefetchQuery({ queryKey: keyOf(def, input), queryFn: () => callAhead(def, input as never) });
   void SignedInLayout.preload();
   void PageGate.preload();
-  void page?.Component.preload();
+  // The page table is not in the entry (the login route would carry it): the page's opening
+  // calls and chunk go as soon as its few kilobytes arrive, beside the shell's chunks.
+  void import('./pages').then(({ pageByPath }) => {
+    const page = pageByPath(pathname === '/' ? '/home' : pathname);
+    // The page's opening calls go beside the page info, and the page joins them when it mounts.
+    // They fail quietly for a caller who may not open the page: the page gate then shows
+    // 'no access', and a page that does mount on a failed one calls again and reports it.
+    for (const { def, input } of page?.prefetch ?? []) void queryClient.prefetchQuery({ queryKey: keyOf(def, input), queryFn: () => callAhead(def, input as never) });
+    void page?.Component.preload();
+  });
 }

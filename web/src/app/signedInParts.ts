@@ -1,4 +1,4 @@
-import { preloadPage, type PageDef } from './pages';
+import type { PageDef } from './pages';
 import { preloadable } from './preloadable';
 
 /*
@@ -27,5 +27,5 @@ export const PageGate = preloadable<{ page: PageDef }>(() => signedIn().then((m)
 export function warmSignedIn(to: string) {
   void SignedInLayout.preload();
   void PageGate.preload();
-  preloadPage(new URL(to, window.location.origin).pathname);
+  void import('./pages').then((m) => m.preloadPage(new URL(to, window.location.origin).pathname));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOME_TAB, nextPathAfter, normalizeTabs, tabsReducer, type Tab } from './tabs';
+import { HOME_TAB, MAX_TABS, nextPathAfter, normalizeTabs, tabsReducer, type Tab } from './tabs';
 
 const tab = (key: string, search = ''): Tab => ({ key, path: key + search, titleKey: `t.${key}` });
 const A = tab('/a');
@@ -21,6 +21,23 @@ describe('tabs of visited pages', () => {
     expect(s[2].path).toBe('/b?deviceNo=7');
     expect(keys(tabsReducer(start, { type: 'open', tab: tab('/d') }))).toEqual(['/home', '/a', '/b', '/c', '/d']);
     expect(tabsReducer(start, { type: 'open', tab: A })).toBe(start);
+  });
+
+  it('one tab per page: the same page by another route takes over its tab', () => {
+    const history = { key: '/count/detailData', path: '/count/detailData', titleKey: 'shell:page.history' };
+    const fromException = { key: '/historyData', path: '/historyData?deviceNo=T1', titleKey: 'shell:page.history' };
+    const s = tabsReducer(tabsReducer(start, { type: 'open', tab: history }), { type: 'open', tab: fromException });
+    expect(keys(s)).toEqual(['/home', '/a', '/b', '/c', '/historyData']);
+    expect(s.filter((t) => t.titleKey === 'shell:page.history')).toEqual([fromException]);
+  });
+
+  it('keeps at most MAX_TABS: the longest-open tab after home goes', () => {
+    let s = normalizeTabs([]);
+    for (let i = 0; i < MAX_TABS + 5; i++) s = tabsReducer(s, { type: 'open', tab: tab(`/p${i}`) });
+    expect(s).toHaveLength(MAX_TABS);
+    expect(s[0]).toEqual(HOME_TAB);
+    expect(keys(s).slice(1, 3)).toEqual(['/p6', '/p7']);
+    expect(s.at(-1)!.key).toBe(`/p${MAX_TABS + 4}`);
   });
 
   it('closes one tab but never home', () => {

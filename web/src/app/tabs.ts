@@ -9,6 +9,8 @@ export interface Tab {
 }
 
 export const HOME_PATH = '/home';
+/** The most tabs the header keeps, home included. */
+export const MAX_TABS = 12;
 export const HOME_TAB: Tab = { key: HOME_PATH, path: HOME_PATH, titleKey: 'shell:page.home' };
 
 export type TabsAction =
@@ -27,8 +29,14 @@ export function normalizeTabs(tabs: readonly Tab[]): Tab[] {
 export function tabsReducer(tabs: Tab[], action: TabsAction): Tab[] {
   switch (action.type) {
     case 'open': {
-      const i = tabs.findIndex((t) => t.key === action.tab.key);
-      if (i < 0) return normalizeTabs([...tabs, action.tab]);
+      // One tab per page: a page reached by another route (history from an exception, and from
+      // the menu) takes over the tab it already has.
+      const i = tabs.findIndex((t) => t.key === action.tab.key || t.titleKey === action.tab.titleKey);
+      if (i < 0) {
+        const grown = normalizeTabs([...tabs, action.tab]);
+        // Tabs do not pile up: past MAX_TABS the longest-open one after home goes.
+        return grown.length > MAX_TABS ? [grown[0], ...grown.slice(2)] : grown;
+      }
       if (tabs[i].path === action.tab.path && tabs[i].titleKey === action.tab.titleKey) return tabs;
       const next = tabs.slice();
       next[i] = action.tab;

@@ -19,4 +19,8 @@ describe('csv', () => {
     expect(csvCell('\r=1')).toBe(`"'\r=1"`);
     expect(csvCell('1-2')).toBe('1-2');
   });
+  it('writes the tables\' "no value" mark as it is, and still defuses a formula behind dashes', () => {
+    expect(csvCell('--')).toBe('--');
+    expect(csvCell('--1+1')).toBe("'--1+1");
+  });
 });

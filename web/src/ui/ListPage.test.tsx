@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { baseApi, type BaseRow } from '@coldwatch/contract';
 import { ListPage } from './ListPage';
-import { csvTable, searchFields, type ListColumn } from './listColumns';
+import { csvTable, searchFields, searchFilters, type ListColumn } from './listColumns';
 import type { RowActionsDef } from './RowActions';
 import { renderSignedIn, serverAnswers } from './testing/render';
 
@@ -41,6 +41,14 @@ describe('ListColumn', () => {
     ]);
   });
 
+  it('sends a range field as its two filters, and an empty range as none', () => {
+    const ranged: ListColumn<BaseRow>[] = [...columns, { title: 'Added', dataIndex: 'createdAt', search: { type: 'datetimeRange', range: ['startTime', 'endTime'] } }];
+    expect(searchFields(ranged).find((f) => f.name === 'createdAt')).toEqual({ type: 'datetimeRange', name: 'createdAt', label: 'Added' });
+    expect(searchFilters(ranged, { devNo: 'B1', createdAt: [1000, 2000] })).toEqual({ devNo: 'B1', startTime: 1000, endTime: 2000 });
+    expect(searchFilters(ranged, { devNo: 'B1' })).toEqual({ devNo: 'B1', startTime: undefined, endTime: undefined });
+    expect(searchFilters(columns, { devNo: 'B1', status: 2 })).toEqual({ devNo: 'B1', status: 2 });
+  });
+
   it('gives the export its header and cells: fields, csv functions; computed and hidden columns left out', () => {
     expect(csvTable(columns, ROWS)).toEqual({
       header: ['Number', 'State', 'Name'],
@@ -53,8 +61,9 @@ describe('ListColumn', () => {
 
   it('renders its header and its cell in the table, and its search field filters the request', async () => {
     const calls = serverAnswers({ [baseApi.page.path]: { total: 2, rows: ROWS } });
-    renderSignedIn(<ListPage title="Bases" route={baseApi.page} columns={columns} empty="none" scrollX={800} />);
+    renderSignedIn(<ListPage title="Bases" intro="What a base is for" route={baseApi.page} columns={columns} empty="none" scrollX={800} />);
     await screen.findByText('B0000007');
+    expect(screen.getByRole('alert').textContent).toContain('What a base is for');
     expect(header('Number')).toBeTruthy();
     expect(header('Label')).toBeTruthy();
     expect(header('Secret')).toBeUndefined();

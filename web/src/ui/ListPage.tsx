@@ -5,7 +5,7 @@
  */
 import { useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, type TableProps } from 'antd';
+import { Alert, Button, type TableProps } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useAuth } from '../app/auth';
 import { downloadCsv } from '../lib/csv';
@@ -13,10 +13,13 @@ import { PageCard } from './PageCard';
 import { PagedTable, type FiltersOf, type PagedRoute, type PagedTableRef, type RowOf } from './PagedTable';
 import { SearchBar } from './SearchBar';
 import { actionsColumn, type RowActionsDef } from './RowActions';
-import { csvTable, searchFields, tableColumns, type ListColumn } from './listColumns';
+import { csvTable, searchFields, searchFilters, tableColumns, type ListColumn } from './listColumns';
 
 export interface ListPageProps<D extends PagedRoute> {
-  title: ReactNode;
+  /** The card's title (none where the shell's tab already names the screen). */
+  title?: ReactNode;
+  /** What the screen is for, above the search bar, where its name could mislead. */
+  intro?: ReactNode;
   /** The `/page` operation. */
   route: D;
   columns: ListColumn<RowOf<D>>[];
@@ -26,10 +29,12 @@ export interface ListPageProps<D extends PagedRoute> {
   params?: FiltersOf<D>;
   /** Buttons right of the search bar (add, import, …). */
   toolbar?: ReactNode;
-  /** Text of an empty list. */
-  empty: ReactNode;
+  /** Text of an empty list (default: the table's own). */
+  empty?: ReactNode;
   /** Horizontal scroll width of the table. */
   scrollX: number;
+  /** The table's density (default small). */
+  size?: TableProps<RowOf<D>>['size'];
   /** Row selection (batch actions). */
   rowSelection?: TableProps<RowOf<D>>['rowSelection'];
   /** With a file name (without `.csv`): an export button that downloads the rows shown. */
@@ -45,7 +50,7 @@ export function useListRef() {
   return useMemo(() => ({ ref, reload: () => ref.current?.reload() }), []);
 }
 
-export function ListPage<D extends PagedRoute>({ title, route, columns, actions, params, toolbar, empty, scrollX, rowSelection, exportName, ref, children }: ListPageProps<D>) {
+export function ListPage<D extends PagedRoute>({ title, intro, route, columns, actions, params, toolbar, empty, scrollX, size = 'small', rowSelection, exportName, ref, children }: ListPageProps<D>) {
   const { t } = useTranslation();
   const { can } = useAuth();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
@@ -59,9 +64,10 @@ export function ListPage<D extends PagedRoute>({ title, route, columns, actions,
   };
   return (
     <PageCard title={title}>
+      {intro && <Alert type="info" showIcon title={intro} style={{ marginBottom: 12 }} />}
       <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16, flexWrap: 'wrap' }}>
         <div style={{ flex: 1, minWidth: 240 }}>
-          <SearchBar fields={fields} onSearch={(v) => setFilters(v)} />
+          <SearchBar fields={fields} onSearch={(v) => setFilters(searchFilters(columns, v))} />
         </div>
         {exportName && (
           <Button icon={<DownloadOutlined />} disabled={!rows.length} onClick={exportCsv}>
@@ -74,11 +80,11 @@ export function ListPage<D extends PagedRoute>({ title, route, columns, actions,
         ref={ref}
         route={route}
         params={query}
-        size="small"
+        size={size}
         rowKey="id"
         rowSelection={rowSelection}
         columns={shown}
-        locale={{ emptyText: empty }}
+        locale={empty === undefined ? undefined : { emptyText: empty }}
         scroll={{ x: scrollX }}
         onLoaded={exportName ? (res) => setRows(res.rows as RowOf<D>[]) : undefined}
       />

@@ -71,4 +71,26 @@ describe('PagedTable', () => {
     fireEvent.click(screen.getByRole('button', { name: /Retry/ }));
     await waitFor(() => expect(pageCalls(calls).length).toBe(before + 1));
   });
+
+  it('on a phone shows each row as a card of labelled lines, its actions at the foot, the selection a checkbox', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width: 575.98px'), addEventListener: () => {}, removeEventListener: () => {} }));
+    serverAnswers({ [baseApi.page.path]: page });
+    const picked: unknown[][] = [];
+    const withActions = [...columns, { title: 'Actions', key: 'actions', render: (_: unknown, r: BaseRow) => <button>edit {r.devNo}</button> }];
+    const { container } = renderSignedIn(
+      <PagedTable route={baseApi.page} rowKey="id" columns={withActions} rowSelection={{ selectedRowKeys: [], onChange: (keys) => picked.push(keys) }} />,
+    );
+    expect(await screen.findByText('B0000001')).toBeTruthy();
+    expect(container.querySelector('table')).toBeNull();
+    const cards = container.querySelectorAll('.cw-phone-row');
+    expect(cards).toHaveLength(15);
+    const first = cards[0] as HTMLElement;
+    expect([...first.querySelectorAll('dt')].map((d) => d.textContent)).toEqual(['Number', 'Label']);
+    expect([...first.querySelectorAll('dd')].map((d) => d.textContent)).toEqual(['B0000001', 'Base 1!']);
+    expect(first.querySelector('.cw-phone-actions')?.textContent).toBe('edit B0000001');
+    fireEvent.click(first.querySelector('input[type=checkbox]')!);
+    expect(picked).toEqual([[1]]);
+    fireEvent.click(screen.getByTitle('2'));
+    expect(await screen.findByText('B0000016')).toBeTruthy();
+  });
 });

@@ -1,4 +1,4 @@
-import { useImperativeHandle, useState, type Ref } from 'react';
+import { useImperativeHandle, useState, type ReactNode, type Ref } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Result, Table, type TableProps } from 'antd';
@@ -7,6 +7,8 @@ import type { z } from 'zod';
 import type { Result as Answer, RouteDef } from '@coldwatch/contract';
 import { call, keyOf } from '../api/call';
 import { errorMessage } from '../app/errors';
+import { PhoneRows, type PhoneTable } from './PhoneRows';
+import { usePhone } from './useNarrow';
 
 type QueryValue = string | number | boolean | undefined | null;
 
@@ -84,40 +86,36 @@ export function PagedTable<D extends PagedRoute>({
   }));
 
   const total = q.data?.total ?? 0;
-  return (
-    <Table<RowOf<D>>
-      {...table}
-      dataSource={q.data?.rows ?? []}
-      loading={q.isFetching && !refetchInterval}
-      locale={
-        q.isError
-          ? {
-              ...table.locale,
-              emptyText: (
-                <Result
-                  status="warning"
-                  subTitle={errorMessage(q.error, t)}
-                  extra={
-                    <Button size="small" onClick={() => q.refetch()}>
-                      {t('common:action.retry')}
-                    </Button>
-                  }
-                />
-              ),
+  const phone = usePhone();
+  const pagination = {
+    current,
+    pageSize: size,
+    total,
+    showSizeChanger: true,
+    pageSizeOptions: PAGE_SIZES.map(String),
+    showLessItems: true,
+    // A list that grows without bound is counted a window past the page (server paged()).
+    showTotal: (n: number) => t(q.data?.more ? 'common:table.totalMore' : 'common:table.total', { total: n }),
+    onChange: (c: number, s: number) => setPg({ pk, current: s !== size ? 1 : c, size: s }),
+  };
+  const locale = q.isError
+    ? {
+        ...table.locale,
+        emptyText: (
+          <Result
+            status="warning"
+            subTitle={errorMessage(q.error, t)}
+            extra={
+              <Button size="small" onClick={() => q.refetch()}>
+                {t('common:action.retry')}
+              </Button>
             }
-          : table.locale
+          />
+        ),
       }
-      pagination={{
-        current,
-        pageSize: size,
-        total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZES.map(String),
-        showLessItems: true,
-        // A list that grows without bound is counted a window past the page (server paged()).
-        showTotal: (n) => t(q.data?.more ? 'common:table.totalMore' : 'common:table.total', { total: n }),
-        onChange: (c, s) => setPg({ pk, current: s !== size ? 1 : c, size: s }),
-      }}
-    />
-  );
+    : table.locale;
+  const loading = q.isFetching && !refetchInterval;
+  // On a phone the rows are cards: the table's columns side by side do not fit 390 px.
+  if (phone) return <PhoneRows table={table as unknown as PhoneTable} rows={q.data?.rows ?? []} loading={loading} empty={locale?.emptyText as ReactNode} pagination={pagination} />;
+  return <Table<RowOf<D>> {...table} dataSource={q.data?.rows ?? []} loading={loading} locale={locale} pagination={pagination} />;
 }

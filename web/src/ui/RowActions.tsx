@@ -30,10 +30,11 @@ export interface RowActionsDef<R> {
   items: RowAction<R>[];
 }
 
-const held = (can: Can, perm: RowAction<unknown>['perm']) => perm === undefined || can(...(typeof perm === 'string' ? [perm] : perm));
+/** Whether the caller holds every code of `perm` (none named: yes). */
+export const held = (can: Can, perm: RowAction<unknown>['perm']) => perm === undefined || can(...(typeof perm === 'string' ? [perm] : perm));
 
-/** The actions offered for a row to this caller, in their order. */
-export const offeredActions = <R,>(items: readonly RowAction<R>[], row: R, can: Can) => items.filter((a) => held(can, a.perm as RowAction<unknown>['perm']) && (a.when?.(row) ?? true));
+/** The actions offered for a row to this caller, in their order (the split button's and the links' alike). */
+export const offeredActions = <R, A extends Pick<RowAction<R>, 'perm' | 'when'> = RowAction<R>>(items: readonly A[], row: R, can: Can) => items.filter((a) => held(can, a.perm) && (a.when?.(row) ?? true));
 
 export function RowActionsButton<R>({ def, row, can }: { def: RowActionsDef<R>; row: R; can: Can }) {
   const offered = offeredActions(def.items, row, can);

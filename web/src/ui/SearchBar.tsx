@@ -4,6 +4,7 @@ import { Button, DatePicker, Form, Input, Select, Space, TreeSelect } from 'antd
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSceneTree, withRoot, type SceneNode } from './OrgTree';
+import './searchBar.css';
 
 interface FieldBase {
   name: string;
@@ -121,12 +122,13 @@ export function SearchBar({ fields, initialValues, onSearch, onReset, extra }: S
     <Form
       form={form}
       layout="inline"
+      className="cw-search"
       initialValues={initialValues}
       onFinish={(v) => onSearch(toSearchValues(fields, v))}
       style={{ rowGap: 8, marginBottom: 12 }}
     >
       {fields.map((f) => (
-        <Form.Item key={f.name} name={f.name} label={f.label}>
+        <Form.Item key={f.name} name={f.name} label={f.label} className="cw-search-field">
           {control(f)}
         </Form.Item>
       ))}

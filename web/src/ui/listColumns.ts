@@ -17,6 +17,8 @@ export type ColumnSearch = SearchField extends infer F
         label?: ReactNode;
         /** Fields come in column order; those with an order come after, lowest first. */
         order?: number;
+        /** A range field's [from, to] sent as two filters of the request (`['startTime', 'endTime']`). */
+        range?: readonly [from: string, to: string];
       }
     : never
   : never;
@@ -52,9 +54,24 @@ export function searchFields<R>(columns: readonly ListColumn<R>[]): SearchField[
     .map((c, i) => ({ c, i }))
     .sort((a, b) => (a.c.search!.order ?? 0) - (b.c.search!.order ?? 0) || a.i - b.i)
     .map(({ c }) => {
-      const { order: _o, name, label, ...rest } = c.search!;
+      const { order: _o, range: _r, name, label, ...rest } = c.search!;
       return { ...rest, name: name ?? idOf(c), label: label ?? c.title } as SearchField;
     });
+}
+
+/** The request's filters from the search bar's values: a range field's [from, to] as its two filters. */
+export function searchFilters<R>(columns: readonly ListColumn<R>[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out = { ...values };
+  for (const c of columns) {
+    const range = c.hidden ? undefined : c.search?.range;
+    if (!range) continue;
+    const name = c.search!.name ?? idOf(c);
+    const v = out[name] as readonly [unknown, unknown] | undefined;
+    delete out[name];
+    out[range[0]] = v?.[0];
+    out[range[1]] = v?.[1];
+  }
+  return out;
 }
 
 /** The export as a header and rows of cells: the shown columns with a field or a `csv` function. */

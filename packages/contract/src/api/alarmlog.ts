@@ -11,6 +11,10 @@ export const alarmLogRow = z.object({
   carrierType: z.number().int().nullable(),
   sceneLabel: z.string().nullable(),
   alarmOn: z.boolean(),
+  /** Why, as given with the switch or the pause (optional); the end of a pause says so. */
+  reason: z.string(),
+  /** Set when the row is an alarm pause: until when (UTC ms). */
+  pausedUntil: ms.nullable(),
   operator: z.string(),
   customerId: z.number().int(),
   customerName: z.string(),

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { carrierBody, carrierUpdateBody } from '../schemas.js';
-import { CARRIER_MODES, NOTICE_CHANNELS, SENSOR_TYPES } from '../enums.js';
+import { CARRIER_MODES, NOTICE_CHANNELS, READING_FIELDS, SENSOR_TYPES, type ReadingField } from '../enums.js';
 import { SAMPLE_MODES } from '../sample.js';
 import { BOARD_STATES } from '../board.js';
 import { sysLogRow } from './syslog.js';
 import { deletedResult, id, idParams, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
 
-/** Carriers (monitoring points, spec §3) and the live board of the databoard (spec §2). */
+/** Carriers (monitoring points, spec §3) and their bound devices' latest values. */
 
-const carrierType = z.coerce.number().int().min(1).max(7);
+export const carrierType = z.coerce.number().int().min(1).max(7);
 
 export const carrierRow = z.object({
   id: z.number().int(),
@@ -21,9 +21,20 @@ export const carrierRow = z.object({
   traceable: z.boolean(),
   isKpi: z.boolean(),
   sampleMode: z.enum(SAMPLE_MODES),
-  alarmMethods: z.array(z.enum(NOTICE_CHANNELS)),
-  /** Whether anything can raise this carrier's alarm (a zone is set): the grey switch icon of spec §2 when not. */
+  /** ΔH/R of its mean kinetic temperature, K (api/statistic.ts). */
+  mktDh: z.number(),
+  /** The bound alarm trigger (api/alarmTrigger.ts); none: its contacts by e-mail, the default delay and margins. */
+  triggerId: z.number().int().nullable(),
+  triggerName: z.string().nullable(),
+  /** The channels its alarms go out on within the trigger's hours (the trigger's, else e-mail). */
+  channels: z.array(z.enum(NOTICE_CHANNELS)),
+  /** A trigger bound and a zone set: the grey switch icon of spec §2 when not. */
   hasTrigger: z.boolean(),
+  /** Its alarm is on but would reach nobody (no recipient with an address on its channels): shown on its card, its page and the home count. */
+  reachesNobody: z.boolean(),
+  /** An alarm pause (spec §4): notices stop until then (UTC ms), for the reason; null when not paused. */
+  pausedUntil: ms.nullable(),
+  pauseReason: z.string(),
   sceneId: z.number().int(),
   sceneLabel: z.string(),
   sceneCode: z.string(),
@@ -33,6 +44,10 @@ export const carrierRow = z.object({
   tempMax: z.number().nullable(),
   humMin: z.number().nullable(),
   humMax: z.number().nullable(),
+  /** Alarm delay (s) and hysteresis margins (°C, %RH) of the carrier's exceptions: its trigger's, else ALARM_DEFAULTS. */
+  alarmDelayS: z.number().int(),
+  tempMargin: z.number(),
+  humMargin: z.number(),
   sensorCount: z.number().int(),
   createdAt: ms,
 });
@@ -45,6 +60,9 @@ export const rangeStateSchema = z.enum(['normal', 'high', 'low']).nullable();
 /** Carrier exception state of spec §4, with offline beside it (board.ts). */
 export const carrierState = z.enum(BOARD_STATES);
 
+/** A reading's values (READING_FIELDS), each absent when the device does not report it: a sensor's latest, a point of its history. */
+export const readingValues = Object.fromEntries(READING_FIELDS.map((f) => [f, z.number().nullable()])) as Record<ReadingField, z.ZodNullable<z.ZodNumber>>;
+
 export const liveSensor = z.object({
   id: z.number().int(),
   devNo: z.string(),
@@ -54,16 +72,16 @@ export const liveSensor = z.object({
   gatewayId: z.number().int(),
   gatewaySn: z.string(),
   lastTs: ms.nullable(),
-  temp: z.number().nullable(),
-  hum: z.number().nullable(),
-  volt: z.number().nullable(),
-  rssi: z.number().nullable(),
-  lqi: z.number().nullable(),
-  gas: z.number().nullable(),
-  door: z.number().nullable(),
+  ...readingValues,
   tempState: rangeStateSchema,
   humState: rangeStateSchema,
   inRange: z.boolean(),
+  /**
+   * Categories of the ongoing connection, power and battery exceptions of the sensor and of its
+   * gateway's power (sensor_connect, low_battery, gateway_blackout): the board shows them as the
+   * sensor's own state, never as an abnormal value (docs/devices.md). Absent where not asked.
+   */
+  ongoing: z.array(z.string()).optional(),
 });
 export type LiveSensor = z.infer<typeof liveSensor>;
 
@@ -79,9 +97,6 @@ export const carrierDevices = z.object({
   openExceptions: z.number().int(),
 });
 export type CarrierDevices = z.infer<typeof carrierDevices>;
-
-export const monitorCarrier = carrierRow.extend({ openExceptions: z.number().int(), state: carrierState, sensors: z.array(liveSensor) });
-export type MonitorCarrier = z.infer<typeof monitorCarrier>;
 
 const tag = 'carrier';
 export const carrierApi = {
@@ -120,7 +135,12 @@ export const carrierApi = {
     path: '/service/carrier/alarmSwitch',
     tag,
     summary: 'Switch the alarm of carriers on or off; each change is written to the alarm-switch log',
-    body: z.object({ ids: z.array(z.number().int().positive()).min(1, { error: 'errors.selectAtLeastOne' }).max(500), alarmOn: z.boolean() }),
+    body: z.object({
+      ids: z.array(z.number().int().positive()).min(1, { error: 'errors.selectAtLeastOne' }).max(500),
+      alarmOn: z.boolean(),
+      /** Why (optional): written to the alarm-switch log. */
+      reason: z.string().trim().max(250, { error: 'errors.rule.maxLength250' }).default(''),
+    }),
     result: z.object({ changed: z.number().int() }),
   }),
   del: route({ method: 'DELETE', path: '/service/carrier/del', tag, summary: 'Delete carriers that hold no devices', query: idsQuery, result: deletedResult }),
@@ -131,31 +151,5 @@ export const carrierApi = {
     summary: 'What was done to one carrier (its system-log entries), newest first',
     query: pageQuery({ id }, []),
     result: pageOf(sysLogRow),
-  }),
-};
-
-export const dmApi = {
-  mpDetail: route({
-    method: 'GET',
-    path: '/service/dm/mpDetail',
-    tag: 'dm',
-    summary: 'Monitoring-point detail: a carrier, its zone, devices and open exceptions',
-    query: z.object({ carrierId: id }),
-    result: carrierDevices,
-  }),
-  monitorList: route({
-    method: 'GET',
-    path: '/service/dm/monitorList',
-    tag: 'dm',
-    summary: 'Every carrier of a scene with its live sensors, for the device monitor board (with `first`, only the first carriers in board order: the first screen)',
-    query: z.object({
-      customerId: id.optional(),
-      sceneId: id.optional(),
-      type: carrierType.optional(),
-      name: z.string().trim().max(50).optional(),
-      /** Only the first n carriers (board order): the board paints its first screen from these while the whole list comes. */
-      first: z.coerce.number().int().min(1).max(1000).optional(),
-    }),
-    result: z.array(monitorCarrier),
   }),
 };

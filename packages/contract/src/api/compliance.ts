@@ -7,14 +7,14 @@ import { id, pageOf, pageQuery, route } from './route.js';
  * is computed, and the rules they come from: docs/compliance.md.
  */
 
-export const COMPLIANCE_CHECKS = ['interval', 'smsReach', 'calibration'] as const;
+export const COMPLIANCE_CHECKS = ['interval', 'smsReach', 'calibration', 'backup'] as const;
 export type ComplianceCheck = (typeof COMPLIANCE_CHECKS)[number];
 
 /**
  * The rule a finding breaks: the recording interval in storage, in transport or out of range;
- * SMS alarms to three people; calibration expired or about to.
+ * SMS alarms to three people; calibration expired or about to; a good backup every day.
  */
-export const COMPLIANCE_RULES = ['storage', 'transport', 'outOfRange', 'sms', 'expired', 'expiring'] as const;
+export const COMPLIANCE_RULES = ['storage', 'transport', 'outOfRange', 'sms', 'expired', 'expiring', 'backupDaily'] as const;
 export type ComplianceRule = (typeof COMPLIANCE_RULES)[number];
 
 export const COMPLIANCE_SEVERITIES = ['fail', 'warn'] as const;
@@ -31,6 +31,8 @@ export const COMPLIANCE_LIMITS = {
   smsPeople: 3,
   /** Days before a calibration expires that it is flagged. */
   calibrationWarnDays: 30,
+  /** Hours the last good backup may be old: a day, and two hours for the daily run itself to finish. */
+  backupHours: 26,
 } as const;
 
 export const complianceFinding = z.object({
@@ -39,16 +41,20 @@ export const complianceFinding = z.object({
   check: z.enum(COMPLIANCE_CHECKS),
   rule: z.enum(COMPLIANCE_RULES),
   severity: z.enum(COMPLIANCE_SEVERITIES),
-  customerId: z.number().int(),
-  customerName: z.string(),
-  carrierId: z.number().int(),
-  carrierName: z.string(),
+  /** The customer and carrier it is about; null for a backup finding (about the whole console). */
+  customerId: z.number().int().nullable(),
+  customerName: z.string().nullable(),
+  carrierId: z.number().int().nullable(),
+  carrierName: z.string().nullable(),
   /** The sensor of an interval or calibration finding; null for an SMS finding (about the carrier). */
   sensorId: z.number().int().nullable(),
   devNo: z.string().nullable(),
-  /** interval: seconds between records; smsReach: people an alarm reaches by SMS; calibration: days left (below 0: days past). */
+  /**
+   * interval: seconds between records; smsReach: people an alarm reaches by SMS; calibration: days
+   * left (below 0: days past); backup: whole hours since the last good backup started (0 with none).
+   */
   value: z.number().int(),
-  /** interval: the most seconds the rule allows; smsReach: the people it asks for; calibration: the warning window in days. */
+  /** interval: the most seconds the rule allows; smsReach: the people it asks for; calibration: the warning window in days; backup: the most hours. */
   limit: z.number().int(),
   /**
    * interval: where the interval comes from: the sensor's own sample interval (`sensor`), the
@@ -71,12 +77,23 @@ export const complianceFinding = z.object({
       alarmOn: z.boolean(),
     })
     .nullable(),
+  /** backup: the console's backups, so the page can say when the last good one was and when the next runs. */
+  backup: z
+    .object({
+      /** When the last good backup started; null: none has ever completed. */
+      lastAt: z.number().int().nullable(),
+      /** When the last failed attempt started, if it came after the last good backup. */
+      failedAt: z.number().int().nullable(),
+      /** When the backup job runs next; null before it first started. */
+      nextRunAt: z.number().int().nullable(),
+    })
+    .nullable(),
 });
 export type ComplianceFinding = z.infer<typeof complianceFinding>;
 
 export const complianceCheckSummary = z.object({
   check: z.enum(COMPLIANCE_CHECKS),
-  /** Sensors (interval, calibration) or carriers (smsReach) the check looked at. */
+  /** Sensors (interval, calibration), carriers (smsReach) or databases (backup: 1) the check looked at. */
   checked: z.number().int(),
   fail: z.number().int(),
   warn: z.number().int(),

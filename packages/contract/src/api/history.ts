@@ -2,29 +2,32 @@ import { z } from 'zod';
 import { carrierHistoryQueryCapped, historyQueryCapped } from '../schemas.js';
 import { SAMPLE_MODES } from '../sample.js';
 import { SENSOR_TYPES } from '../enums.js';
-import { carrierZone } from './carrier.js';
+import { carrierZone, readingValues } from './carrier.js';
 import { ms, route } from './route.js';
 
-/** Readings of one device over time (spec §7 `/service/share/history`) and the live stream. */
+/** Readings of one device or one carrier over time (spec §7 `/service/share/history`). */
 
-export const historyPoint = z.object({
-  ts: ms,
-  temp: z.number().nullable(),
-  hum: z.number().nullable(),
-  volt: z.number().nullable(),
-  rssi: z.number().nullable(),
-  lqi: z.number().nullable(),
-  gas: z.number().nullable(),
-  door: z.number().nullable(),
-});
+export const historyPoint = z.object({ ts: ms, ...readingValues });
 export type HistoryPoint = z.infer<typeof historyPoint>;
+
+/**
+ * A period during which the carrier's readings were invalid under one of its invalid rules
+ * (api/invalidRule.ts; server alarm/excluded.ts), clipped to the span asked: no alarm came of
+ * them; the chart shades it and the table marks its readings. Half-open [start, end).
+ */
+export const excludedPeriod = z.object({ start: ms, end: ms, ruleId: z.number().int(), name: z.string() });
+export type ExcludedPeriod = z.infer<typeof excludedPeriod>;
 
 export const historyResult = z.object({
   deviceNo: z.string(),
+  /** The sensor's carrier, whose statistics (api/statistic.ts) the page shows; null when unbound. */
+  carrierId: z.number().int().nullable(),
   type: z.enum(SENSOR_TYPES),
   total: z.number().int(),
   zone: carrierZone,
   points: z.array(historyPoint),
+  /** The periods the readings of the sensor's carrier were excluded (invalid rules). */
+  excluded: z.array(excludedPeriod),
   /** True when the span held more readings than maxPoints: each bucket keeps its extremes. */
   downsampled: z.boolean(),
   /**
@@ -50,6 +53,7 @@ export const carrierHistoryResult = z.object({
   total: z.number().int(),
   zone: carrierZone,
   points: z.array(historyPoint),
+  excluded: z.array(excludedPeriod),
   downsampled: z.boolean(),
   source: z.enum(['raw', '5m', '1h']),
 });
@@ -71,16 +75,5 @@ export const historyApi = {
     summary: "A carrier's value (its sample mode over its sensors) between two times, downsampled keeping every bucket's extremes",
     query: carrierHistoryQueryCapped,
     result: carrierHistoryResult,
-  }),
-};
-
-export const liveApi = {
-  stream: route({
-    method: 'GET',
-    path: '/service/live/stream',
-    tag: 'live',
-    summary: 'Server-Sent Events: readings, exceptions and device status of the caller\'s scope, as they commit',
-    result: z.string(),
-    raw: 'stream',
   }),
 };

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { route } from './route.js';
+
 /**
  * The events of the live stream (`GET /service/live/stream`, Server-Sent Events): each is
  * `event: <type>` with `data: <json>` of the shapes below, for the caller's scope only.
@@ -25,6 +28,8 @@ export interface ExceptionEvent {
   exceptionId: number;
   carrierId: number | null;
   sensorId: number | null;
+  /** A gateway's own exception (connection, power failure): the board marks the sensors reporting through it. */
+  gatewayId?: number | null;
   category: string;
   ongoing: boolean;
 }
@@ -38,3 +43,14 @@ export interface DeviceStatusEvent {
 }
 
 export type LiveEvent = { type: 'reading'; data: LiveReading } | { type: 'exception'; data: ExceptionEvent } | { type: 'deviceStatus'; data: DeviceStatusEvent };
+
+export const liveApi = {
+  stream: route({
+    method: 'GET',
+    path: '/service/live/stream',
+    tag: 'live',
+    summary: 'Server-Sent Events: readings, exceptions and device status of the caller\'s scope, as they commit',
+    result: z.string(),
+    raw: 'stream',
+  }),
+};

@@ -40,6 +40,12 @@ export const PARAMS = {
   /** 'on': every gateway heartbeat is kept (spec §3 "gateway heartbeat history on/off and days"), for the days below. */
   gateway_heartbeat_history: { default: 'on', error: 'errors.param.onOff', valid: (v: string) => v === 'on' || v === 'off' },
   gateway_heartbeat_history_days: { default: '30', ...days(1, 365, 'errors.param.clearDays') },
+  /** Positions of carriers in transport mode (spec §3 "GPS history retention (days)"); a position of a trip that is still under way stays. */
+  gps_history_retention_days: { default: '365', ...days(1, 36500, 'errors.param.retentionDays') },
+  /** The "retention" exception (docs/alarms.md "Retention"): a vehicle on a trip staying within this radius (metres) … */
+  trip_stay_radius_m: { default: '200', ...days(10, 10000, 'errors.param.stayRadius') },
+  /** … for longer than these minutes opens it; moving out of the radius ends it. */
+  trip_stay_minutes: { default: '30', ...days(1, 1440, 'errors.param.stayMinutes') },
   map_tile_url: { default: '', error: 'errors.param.tileUrl', valid: (v: string) => v === '' || isTileUrl(v) },
   /** Years a whole-database backup is kept before it is deleted (spec §3 "backup history deletion (years)"). */
   backup_retention_years: { default: '5', error: 'errors.param.backupYears', valid: (v: string) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 },

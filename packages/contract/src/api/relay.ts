@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import * as r from '../rules.js';
-import { deletedResult, id, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
+import { id, ms, pageOf, pageQuery, route } from './route.js';
+import { busApi, busBodyFields, busRowFields } from './device.js';
 
 /**
  * Relays (spec §3 Relay: number, name, type, MAC, reporting interval) and their switching
@@ -25,15 +25,11 @@ const mac = z
   .pipe(z.string().regex(/^([0-9A-F]{12})?$/, { error: 'errors.relay.mac' }));
 
 export const relayBody = z.object({
-  devNo: r.deviceNo,
-  name: r.name(50),
+  ...busBodyFields,
   type: z.enum(RELAY_TYPES, { error: 'errors.relay.type' }).default('relay1'),
   mac: mac.default(''),
   /** §3 reporting interval, seconds. */
   reportInterval: z.number({ error: 'errors.relay.reportInterval' }).int({ error: 'errors.relay.reportInterval' }).min(10, { error: 'errors.relay.reportInterval' }).max(86400, { error: 'errors.relay.reportInterval' }).default(60),
-  gatewayId: z.number().int().positive({ error: 'errors.rule.required' }),
-  carrierId: z.number().int().positive().nullable().default(null),
-  tz: r.timeZone.default('+08:00'),
 });
 export type RelayBody = z.infer<typeof relayBody>;
 
@@ -48,29 +44,15 @@ export const relaySwitchState = z.object({
 });
 
 export const relayRow = z.object({
-  id: z.number().int(),
-  devNo: z.string(),
-  name: z.string(),
-  type: z.string(),
+  ...busRowFields,
   mac: z.string(),
   reportInterval: z.number().int(),
-  gatewayId: z.number().int(),
-  gatewaySn: z.string(),
-  gatewayName: z.string(),
-  carrierId: z.number().int().nullable(),
-  carrierName: z.string().nullable(),
-  /** Computed: stopped (2) by a user, else online (1) or offline (0) as its gateway. */
-  status: z.number().int(),
   /** The output the gateway last confirmed; null before the first switch. */
   output: z.boolean().nullable(),
   outputAt: ms.nullable(),
   /** An output command is on its way (not yet acknowledged). */
   pending: z.boolean(),
   switch: relaySwitchState.nullable(),
-  tz: z.string(),
-  customerId: z.number().int(),
-  customerName: z.string(),
-  createdAt: ms,
 });
 export type RelayRow = z.infer<typeof relayRow>;
 
@@ -105,29 +87,17 @@ export type SwitchLogRow = z.infer<typeof switchLogRow>;
 
 const tag = 'relay';
 export const relayApi = {
-  page: route({
-    method: 'GET',
-    path: '/service/relay/page',
+  ...busApi({
+    base: '/service/relay',
     tag,
-    summary: "Relays of the caller's scope with their output and running switch, paged",
-    query: pageQuery(
-      { devNo: z.string().trim().max(30).optional(), name: z.string().trim().max(50).optional(), status: z.coerce.number().int().min(0).max(2).optional(), carrierId: id.optional(), gatewayId: id.optional() },
-      ['devNo', 'name', 'createdAt'],
-    ),
-    result: pageOf(relayRow),
+    one: 'relay',
+    many: 'Relays',
+    body: relayBody,
+    update: relayBody.safeExtend({ id }),
+    row: relayRow,
+    filters: { gatewayId: id.optional() },
+    notes: { page: ' with their output and running switch', setStatus: ' (a running switch ends, none can start)', del: ' with their switching history' },
   }),
-  detail: route({ method: 'GET', path: '/service/relay/detail', tag, summary: 'One relay', query: idQuery, result: relayRow }),
-  add: route({ method: 'POST', path: '/service/relay/add', tag, summary: 'Enrol a relay on a gateway', body: relayBody, result: idResult }),
-  update: route({ method: 'PUT', path: '/service/relay/update', tag, summary: 'Change a relay', body: relayBody.safeExtend({ id }), result: idResult }),
-  setStatus: route({
-    method: 'PUT',
-    path: '/service/relay/status',
-    tag,
-    summary: 'Stop relays (a running switch ends, none can start) or enable them again',
-    body: z.object({ ids: z.array(id).min(1, { error: 'errors.selectAtLeastOne' }).max(500), stopped: z.boolean() }),
-    result: z.object({ changed: z.number().int() }),
-  }),
-  del: route({ method: 'DELETE', path: '/service/relay/del', tag, summary: 'Delete relays with their switching history', query: idsQuery, result: deletedResult }),
   switch: route({
     method: 'POST',
     path: '/service/relay/switch',

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { loginBody } from '../schemas.js';
-import { passwordChangeBody, personalBody, userAddBody, userUpdateBody } from '../user.js';
+import { userAddBody, userUpdateBody } from '../user.js';
 import { id, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
-import { menuNode } from './menu.js';
 
-/** Login, users (spec §3/§5/§8 User), the caller's own pages and the report signature. */
+/** Login and users (spec §3/§5/§8 User). */
 
 /** A user as the session and the personal pages see it (no password hash, no file bytes). */
 export const publicUser = z.object({
@@ -58,24 +57,6 @@ export const userRow = z.object({
 });
 export type UserRow = z.infer<typeof userRow>;
 export const userDetail = userRow.extend({ roleIds: z.array(z.number().int()), resourceIds: z.array(z.number().int()) });
-
-const switchEntry = z.object({ id: z.number().int(), name: z.string(), code: z.string(), current: z.boolean() });
-
-export const mineInfo = z.object({
-  user: publicUser,
-  scope: z.object({ customer_id: z.number().int(), type: z.number().int() }),
-  switchScope: z.array(switchEntry),
-  guide_on: z.boolean(),
-});
-
-export const pageInfo = z.object({
-  funcs: z.array(z.string()),
-  auths: z.record(z.string(), z.boolean()),
-  userRsp: publicUser,
-  userType: z.number().int(),
-  isRoot: z.boolean(),
-  menu: z.array(menuNode),
-});
 
 const loginResult = z.object({ user: publicUser });
 const tag = 'user';
@@ -139,57 +120,5 @@ export const userApi = {
     summary: 'Give a user a temporary password (answered once)',
     query: idQuery,
     result: z.object({ code: z.number().int(), id: z.number().int(), account: z.string(), password: z.string() }),
-  }),
-};
-
-const signatureOf = z.object({ userId: id.optional() });
-const savedFile = z.object({ id: z.number().int(), size: z.number().int(), mime: z.string() });
-
-export const mineApi = {
-  info: route({ method: 'GET', path: '/service/mine/info', tag: 'mine', summary: 'The caller, its scope and the customers it may switch to', result: mineInfo }),
-  me: route({ method: 'GET', path: '/service/mine/me', tag: 'mine', summary: 'The caller (same as info)', result: mineInfo }),
-  pageInfo: route({ method: 'GET', path: '/service/mine/pageInfo', tag: 'mine', summary: 'Functions, auth map, user and menu of the caller', result: pageInfo }),
-  guide: route({ method: 'PUT', path: '/service/mine/guide', tag: 'mine', summary: 'Turn the caller\'s guide on or off', query: z.object({ on: z.enum(['0', '1']) }), result: z.null() }),
-  locale: route({
-    method: 'PUT',
-    path: '/service/mine/locale',
-    tag: 'mine',
-    summary: 'Store the caller\'s interface language',
-    query: z.object({ lang: z.enum(['zh-CN', 'en-US', 'zh_CN', 'en_US']) }),
-    result: z.object({ lang: z.string() }),
-  }),
-  personal: route({ method: 'PUT', path: '/service/mine/personal', tag: 'mine', summary: 'Change the caller\'s own profile', body: personalBody, result: idResult }),
-  password: route({ method: 'PUT', path: '/service/mine/password', tag: 'mine', summary: 'Change the caller\'s password (its other sessions end)', body: passwordChangeBody, result: idResult }),
-  upload: route({
-    method: 'POST',
-    path: '/service/mine/upload',
-    tag: 'mine',
-    summary: 'Upload the caller\'s avatar (multipart; JPG or PNG under 2 MB)',
-    result: savedFile.extend({ avatar: z.string().nullable() }),
-  }),
-  avatar: route({
-    method: 'GET',
-    path: '/service/mine/avatar',
-    tag: 'mine',
-    summary: 'The avatar image of the caller or of a user in its scope',
-    query: z.object({ id: id.optional(), v: z.string().optional() }),
-    result: z.unknown(),
-    raw: 'file',
-  }),
-  saveSignature: route({
-    method: 'POST',
-    path: '/service/share/signature/save',
-    tag: 'mine',
-    summary: 'Upload a report signature (multipart; JPG or PNG under 500 KB)',
-    query: signatureOf,
-    result: savedFile,
-  }),
-  signature: route({
-    method: 'GET',
-    path: '/service/share/signature/detail',
-    tag: 'mine',
-    summary: 'A report signature as a data URL (null when none)',
-    query: signatureOf,
-    result: z.object({ userId: z.number().int(), signature: z.string().nullable(), mime: z.string().nullable(), size: z.number().int(), updatedAt: ms.nullable() }),
   }),
 };

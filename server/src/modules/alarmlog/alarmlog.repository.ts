@@ -2,7 +2,7 @@ import type { Expression, SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
-import { contains, msOf, paged, type PageInput } from '../../platform/db/query.js';
+import { contains, inTimeRange, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 
 export interface AlarmLogFilter extends PageInput {
@@ -34,6 +34,8 @@ export function page(q: Queryable, scope: Scope, f: AlarmLogFilter) {
       'c.type as carrierType',
       's.label as sceneLabel',
       'l.alarm_on as alarmOn',
+      'l.reason',
+      msOrNull('l.paused_until').as('pausedUntil'),
       'l.operator',
       'l.customer_id as customerId',
       'cu.name as customerName',
@@ -47,8 +49,7 @@ export function page(q: Queryable, scope: Scope, f: AlarmLogFilter) {
       if (f.carrierName) and.push(eb('l.carrier_name', 'ilike', contains(f.carrierName)));
       if (f.operator) and.push(eb('l.operator', 'ilike', contains(f.operator)));
       if (f.alarmOn !== undefined) and.push(eb('l.alarm_on', '=', f.alarmOn));
-      if (f.startTime !== undefined) and.push(eb('l.created_at', '>=', new Date(f.startTime)));
-      if (f.endTime !== undefined) and.push(eb('l.created_at', '<=', new Date(f.endTime)));
+      and.push(...inTimeRange(eb, 'l.created_at', f));
       return eb.and(and);
     });
   return paged(query, f, { by: ['l.created_at desc', 'l.id desc'], windowedCountOn: k });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '../../platform/db/client.js';
 import { writeLog } from '../../platform/audit/audit.js';
-import { seedDemo } from '../../platform/seed/demo.js';
+import { seedDemo } from '../../demo/seed.js';
 import { Partitions } from '../../ingest/partitions.js';
 
 /* What the backup tests share: a database worth backing up, and a comparison of two databases. */

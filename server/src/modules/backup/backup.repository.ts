@@ -95,3 +95,14 @@ export async function nextRun(q: Queryable, job: string): Promise<number | null>
   const row = await system(q).selectFrom('job_schedule').select(msOf('next_run_at').as('at')).where('name', '=', job).executeTakeFirst();
   return row?.at ?? null;
 }
+
+/** When the last good backup started, and the last failed attempt if it came after it (the GSP check of /count/guidance). */
+export async function lastAttempts(q: Queryable): Promise<{ lastAt: number | null; failedAt: number | null }> {
+  const k = system(q);
+  const newest = (outcome: 'ok' | 'failed') =>
+    k.selectFrom('backup_file').select(msOf('started_at').as('at')).where('outcome', '=', outcome).orderBy('started_at', 'desc').limit(1).executeTakeFirst();
+  const [ok, failed] = await Promise.all([newest('ok'), newest('failed')]);
+  const lastAt = ok?.at ?? null;
+  const failedAt = failed && (lastAt === null || failed.at > lastAt) ? failed.at : null;
+  return { lastAt, failedAt };
+}

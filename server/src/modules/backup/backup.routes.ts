@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyReply } from 'fastify';
 import { backupApi, Code, USER_TYPE, type BackupLink } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { serve } from '../../platform/http/route.js';
 import { writeLog } from '../../platform/audit/audit.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
@@ -10,11 +10,10 @@ import type { Scope } from '../../platform/auth/scope.js';
 import type { Db } from '../../platform/db/client.js';
 import { get as paramValue } from '../param/param.repository.js';
 import * as repo from './backup.repository.js';
-import { backupPath } from './backup.service.js';
+import { BACKUP_JOB, backupPath } from './backup.service.js';
 import { BACKUP_NAME, exists } from './files.js';
 import { checkLink, linkInvalid, signLink } from './link.js';
 import { exportScene } from './sceneExport.js';
-import { BACKUP_JOB } from '../../jobs/backup.js';
 
 /*
  * Data backup (spec §2 /dataBackup, §7 share/backup/…; docs/operations.md "Backups").

@@ -24,6 +24,9 @@ import { pgDump, serverMajor, toolMajor } from './pgTools.js';
  * older than backup_retention_years deleted, never the newest good one.
  */
 
+/** The backup job's name in job_schedule (jobs/backup.ts runs it; the list and the GSP check read its schedule). */
+export const BACKUP_JOB = 'backup';
+
 export interface BackupTarget {
   db: Db;
   backupDir: string;

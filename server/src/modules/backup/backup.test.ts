@@ -4,7 +4,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
-import { seedRecords, SETUP_MS, type Records } from '../dm/records.fixture.js';
+import { seedRecords, SETUP_MS, type Records } from '../shared/records.fixture.js';
 import { BACKUP_JOB, nextAt, startBackupJob } from '../../jobs/backup.js';
 import { tempDir } from './backup.fixture.js';
 import { runBackup, type BackupTarget } from './backup.service.js';

@@ -193,7 +193,7 @@ export async function dumpPostgres(url: string, sink: Writable): Promise<Record<
         query: async <T>(text: string) => (await client.query(text)).rows as T[],
         copyOut: (table, columns, out) => {
           const copy = new CopyOut(`COPY ${copyTarget(table, columns)} TO STDOUT`, out);
-          void client.query(copy as any);
+          void client.query(copy);
           return copy.finished;
         },
       },

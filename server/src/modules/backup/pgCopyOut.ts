@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { Connection } from 'pg';
 
 const PIECE = 64 * 1024;
 
@@ -12,7 +13,7 @@ const PIECE = 64 * 1024;
 export class CopyOut {
   private settle!: (err?: Error) => void;
   private rows = 0;
-  private connection: any;
+  private connection!: Connection;
   private paused = false;
   private piece = Buffer.allocUnsafe(PIECE);
   private used = 0;
@@ -25,7 +26,7 @@ export class CopyOut {
     this.finished = new Promise<number>((resolve, reject) => (this.settle = (err) => (err ? reject(err) : resolve(this.rows))));
   }
 
-  submit(connection: any) {
+  submit(connection: Connection) {
     this.connection = connection;
     connection.query(this.sql);
   }

@@ -7,7 +7,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { msOf, msOrNull } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { paramError } from '../../platform/http/errors.js';
-import { limitOf, rowInScope, subtreeIds } from '../dm/records.js';
+import { limitOf, rowInScope, subtreeIds } from '../shared/records.js';
 import { exceptionLimitOf } from '../exception/exception.repository.js';
 import { drained } from './stream.js';
 
@@ -63,7 +63,8 @@ export async function exportScene(db: Db, scope: Scope, q: ScenePeriod & { scene
     .select(['s.label', 's.code', 'c.name as customer', 'c.time_zone as tz'])
     .where('s.id', '=', q.sceneId)
     .executeTakeFirstOrThrow();
-  const sceneIds = (await subtreeIds(k, q.sceneId)).filter((id) => scope.sceneIds === null || scope.sceneIds.includes(id));
+  // The subtree's carriers, held to the limit by limitOf (a limited caller's subtree may reach scenes outside it).
+  const sceneIds = await subtreeIds(k, q.sceneId);
   const carriers = await k
     .selectFrom('carrier as t')
     .innerJoin('scene as s', 's.id', 't.scene_id')

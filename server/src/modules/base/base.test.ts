@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 /** Smart bases (spec §2 /device/base; §3 base types; the type catalogue's switch; one number namespace). */
 

@@ -1,16 +1,17 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { Code, sensorMeasuresHumidity, type CarrierBody, type CarrierMode, type CarrierRow, type NoticeChannel, type SampleMode, type SensorType } from '@coldwatch/contract';
+import { ALARM_DEFAULTS, Code, isClimateSensor, sensorMeasuresHumidity, type CarrierBody, type CarrierMode, type CarrierRow, type NoticeChannel, type SampleMode, type SensorType } from '@coldwatch/contract';
+import { unreachable } from '../../alarm/recipients.js';
 import { checkOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
+import { contains, countOf, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, paramError } from '../../platform/http/errors.js';
-import { idsInScope, inUse, mapUnique, rowInScope, sameCustomer, subtreeIds } from '../dm/records.js';
+import { idsInScope, inUse, mapUnique, rowInScope, sameCustomer, subtreeIds } from '../shared/records.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
-type From = DB & { c: DB['carrier']; s: DB['scene']; cu: DB['customer'] };
+type From = DB & { c: DB['carrier']; s: DB['scene']; cu: DB['customer']; t: DB['alarm_trigger'] };
 
 /** The carrier columns every carrier answer starts from (list, detail, board). */
 export function carrierSelect(k: Kysely<DB>) {
@@ -18,6 +19,8 @@ export function carrierSelect(k: Kysely<DB>) {
     .selectFrom('carrier as c')
     .innerJoin('scene as s', 's.id', 'c.scene_id')
     .innerJoin('customer as cu', 'cu.id', 'c.customer_id')
+    // The bound trigger (migration 0041): its channels, delay and margins are the carrier's; without one the defaults.
+    .leftJoin('alarm_trigger as t', 't.id', 'c.trigger_id')
     .select((eb) => [
       'c.id',
       'c.name',
@@ -29,8 +32,14 @@ export function carrierSelect(k: Kysely<DB>) {
       'c.traceable',
       'c.is_kpi as isKpi',
       sql<SampleMode>`c.sample_mode`.as('sampleMode'),
-      sql<NoticeChannel[]>`string_to_array(c.alarm_methods, ',')`.as('alarmMethods'),
+      'c.mkt_dh as mktDh',
+      'c.trigger_id as triggerId',
+      't.name as triggerName',
+      sql<NoticeChannel[]>`coalesce(t.channels, ARRAY['email'])`.as('channels'),
+      // Spec §2 grey switch icon: a trigger bound and a zone set.
       sql<boolean>`(c.temp_min IS NOT NULL OR c.hum_min IS NOT NULL)`.as('hasTrigger'),
+      msOrNull('c.paused_until').as('pausedUntil'),
+      'c.pause_reason as pauseReason',
       'c.scene_id as sceneId',
       's.label as sceneLabel',
       's.code as sceneCode',
@@ -40,6 +49,9 @@ export function carrierSelect(k: Kysely<DB>) {
       'c.temp_max as tempMax',
       'c.hum_min as humMin',
       'c.hum_max as humMax',
+      sql<number>`coalesce(t.delay_s, ${ALARM_DEFAULTS.delayS})`.as('alarmDelayS'),
+      sql<number>`coalesce(t.temp_margin, ${ALARM_DEFAULTS.tempMargin})::float8`.as('tempMargin'),
+      sql<number>`coalesce(t.hum_margin, ${ALARM_DEFAULTS.humMargin})::float8`.as('humMargin'),
       countOf(eb.selectFrom('sensor as x').whereRef('x.carrier_id', '=', 'c.id')).as('sensorCount'),
       msOf('c.created_at').as('createdAt'),
     ]);
@@ -74,19 +86,30 @@ export async function carrierFilter(k: Kysely<DB>, scope: Scope, f: Omit<Carrier
 
 const SORTABLE = { name: 'c.name', type: 'c.type', status: 'c.status', createdAt: 'c.created_at' };
 
+/**
+ * Marks the carriers whose alarm is on but would reach nobody (recipients.ts `unreachable`): the
+ * card, the carrier page and the home count show them. The rows come from a scoped query.
+ */
+export async function withReach<R extends { id: number }>(q: Queryable, rows: R[]): Promise<(R & { reachesNobody: boolean })[]> {
+  const nobody = await unreachable(q, rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, reachesNobody: nobody.has(r.id) }));
+}
+
 export async function page(q: Queryable, scope: Scope, f: CarrierFilter) {
   const k = scoped(q, scope);
   const where = await carrierFilter(k, scope, f);
-  return paged(carrierSelect(k).where(where), f, { sortable: SORTABLE, by: 'c.id' });
+  const out = await paged(carrierSelect(k).where(where), f, { sortable: SORTABLE, by: 'c.id' });
+  return { ...out, rows: await withReach(q, out.rows) };
 }
 
 export async function detail(q: Queryable, scope: Scope, id: number) {
   const k = scoped(q, scope);
-  const row: CarrierRow | undefined = await carrierSelect(k)
+  const found = await carrierSelect(k)
     .where('c.id', '=', id)
     .where((eb) => sceneLimit(eb, scope, 'carrier', 'c'))
     .executeTakeFirst();
-  if (!row) return undefined;
+  if (!found) return undefined;
+  const [row]: CarrierRow[] = await withReach(q, [found]);
   const contacts = await k
     .selectFrom('carrier_contact as cc')
     .innerJoin('contact as ct', 'ct.id', 'cc.contact_id')
@@ -108,7 +131,7 @@ export async function checkHumidityZone(k: Kysely<DB>, carrierId: number, field:
   const c = await k.selectFrom('carrier').select('hum_min').where('id', '=', carrierId).executeTakeFirst();
   if (!c || c.hum_min === null) return;
   const types = (await k.selectFrom('sensor').select('type').where('carrier_id', '=', carrierId).execute()).map((r) => r.type as SensorType);
-  const climate = types.filter((t) => t !== 'gas' && t !== 'magnet');
+  const climate = types.filter(isClimateSensor);
   if (climate.length > 0 && !climate.some(sensorMeasuresHumidity)) {
     throw paramError('errors.rule.humidityOnThermometer', { [field]: 'errors.rule.humidityOnThermometer' });
   }
@@ -121,6 +144,7 @@ async function checkRefs(k: Kysely<DB>, scope: Scope, body: CarrierBody, custome
   if (customerId !== undefined) sameCustomer(scene, customerId, 'scene');
   const owner = customerId ?? scene.customer_id;
   if (body.contactIds.length) for (const c of await idsInScope(k, scope, 'contact', body.contactIds)) sameCustomer(c, owner, 'contact');
+  if (body.triggerId) sameCustomer(await rowInScope(k, scope, 'alarm_trigger', body.triggerId), owner, 'alarmTrigger');
   return owner;
 }
 
@@ -162,15 +186,17 @@ const columns = (b: CarrierBody) => ({
   traceable: b.traceable,
   is_kpi: b.isKpi,
   sample_mode: b.sampleMode,
-  alarm_methods: b.alarmMethods.join(','),
+  ...(b.mktDh === undefined ? {} : { mkt_dh: b.mktDh }),
   temp_min: b.tempMin,
   temp_max: b.tempMax,
   hum_min: b.humMin,
   hum_max: b.humMax,
+  // Left out, the binding stays (a form that does not show the trigger keeps it).
+  ...(b.triggerId === undefined ? {} : { trigger_id: b.triggerId }),
 });
 
 export async function add(q: Queryable, scope: Scope, b: CarrierBody) {
-  await checkOffered(q, { carrier: b.type });
+  await checkOffered(q, 'carrier', b);
   const k = scoped(q, scope);
   const customerId = await checkRefs(k, scope, b);
   await checkName(k, customerId, b.name);
@@ -183,17 +209,29 @@ export async function add(q: Queryable, scope: Scope, b: CarrierBody) {
   return { id: row.id };
 }
 
-/** Spec §2 /noti/alarmLog: one row per carrier whose alarm switch changed. */
-async function logSwitch(k: Kysely<DB>, scope: Scope, rows: { id: number; customer_id: number; name: string }[], alarmOn: boolean) {
+/** Spec §2 /noti/alarmLog: one row per carrier whose alarm switch changed (or was paused: `pausedUntil`), with the reason given. */
+export async function logSwitch(
+  k: Kysely<DB>,
+  scope: Scope,
+  rows: { id: number; customer_id: number; name: string }[],
+  alarmOn: boolean,
+  reason = '',
+  pausedUntil: Date | null = null,
+) {
   if (!rows.length) return;
   await k
     .insertInto('alarm_switch_log')
-    .values(rows.map((r) => ({ customer_id: r.customer_id, carrier_id: r.id, carrier_name: r.name, alarm_on: alarmOn, user_id: scope.userId, operator: scope.name || scope.account })))
+    .values(
+      rows.map((r) => ({
+        customer_id: r.customer_id, carrier_id: r.id, carrier_name: r.name, alarm_on: alarmOn, user_id: scope.userId,
+        operator: scope.name || scope.account, reason, paused_until: pausedUntil,
+      })),
+    )
     .execute();
 }
 
 /** Switches the alarm of carriers on or off; carriers already in that state are left alone and not logged. */
-export async function alarmSwitch(q: Queryable, scope: Scope, ids: number[], alarmOn: boolean) {
+export async function alarmSwitch(q: Queryable, scope: Scope, ids: number[], alarmOn: boolean, reason = '') {
   const k = scoped(q, scope);
   await idsInScope(k, scope, 'carrier', ids);
   const changed = await k
@@ -203,7 +241,7 @@ export async function alarmSwitch(q: Queryable, scope: Scope, ids: number[], ala
     .where('alarm_on', '<>', alarmOn)
     .returning(['id', 'customer_id', 'name'])
     .execute();
-  await logSwitch(k, scope, changed, alarmOn);
+  await logSwitch(k, scope, changed, alarmOn, reason);
   return { changed: changed.length };
 }
 
@@ -212,7 +250,7 @@ export async function update(q: Queryable, scope: Scope, b: CarrierBody & { id: 
   const cur = await rowInScope(k, scope, 'carrier', b.id);
   // Locked: two edits at once must not both log the same switch change.
   const before = await k.selectFrom('carrier').select(['alarm_on', 'type']).where('id', '=', b.id).forUpdate().executeTakeFirstOrThrow();
-  await checkOffered(q, { carrier: b.type }, before.type);
+  await checkOffered(q, 'carrier', b, before);
   await checkRefs(k, scope, b, cur.customer_id);
   await checkName(k, cur.customer_id, b.name, b.id);
   await mapUnique(() => k.updateTable('carrier').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {

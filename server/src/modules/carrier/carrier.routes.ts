@@ -1,5 +1,5 @@
 import { carrierApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
@@ -32,9 +32,9 @@ export const carrierRoutes: Module = (app, { db, bus }) => {
   );
 
   serve(app, carrierApi.alarmSwitch, { funcs: ['editCarrier'] }, async (req) => {
-    const { ids, alarmOn } = req.body;
+    const { ids, alarmOn, reason } = req.body;
     return mutate(db, req, { module: 'carrier', method: 'alarmSwitch', content: `alarm ${alarmOn ? 'on' : 'off'} for carriers ${ids.join(',')}`, params: req.body }, (q) =>
-      repo.alarmSwitch(q, req.scope, ids, alarmOn),
+      repo.alarmSwitch(q, req.scope, ids, alarmOn, reason),
     );
   });
 

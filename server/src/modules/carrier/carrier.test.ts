@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 let t: TestCtx;
 let a: Records;
@@ -31,18 +31,30 @@ describe('carrier rules of spec §5 (each passes and fails)', () => {
     ['unknown load type', { loadType: 42 }, 'loadType'],
     ['balanced sample mode', { sampleMode: 'balanced' }, null],
     ['unknown sample mode', { sampleMode: 'median' }, 'sampleMode'],
-    ['alarm by sms and voice', { alarmMethods: ['sms', 'voice'] }, null],
-    ['no alarm method', { alarmMethods: [] }, 'alarmMethods'],
-    ['unknown alarm method', { alarmMethods: ['pigeon'] }, 'alarmMethods'],
+    ['no trigger', { triggerId: null }, null],
+    ['a trigger id that is not one', { triggerId: 'x' }, 'triggerId'],
   ];
   it.each(cases)('%s', async (_label, over, field) => {
     const r = await req(a.cookie, 'POST', '/service/carrier/add', body({ name: `C ${Math.random()}`.slice(0, 20), ...over }));
     if (field === null) expect(r.state.code).toBe(200000);
     else {
       expect(r.status).toBe(400);
-      // An array's item error is keyed by its path (alarmMethods.0): the form maps it to the field.
+      // An array's item error is keyed by its path (contactIds.0): the form maps it to the field.
       expect(Object.keys(r.result.errors).map((k) => k.split('.')[0])).toContain(field);
     }
+  });
+
+  it('reads its alarm delay and margins from its trigger, the defaults without one; an update that leaves the trigger out keeps it', async () => {
+    const plain = await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Defaults' }));
+    expect(await call(t, a.cookie, 'GET', `/service/carrier/detail?id=${plain.id}`)).toMatchObject({ alarmDelayS: 0, tempMargin: 0.3, humMargin: 2, triggerId: null, channels: ['email'] });
+    const trig = await call(t, a.cookie, 'POST', '/service/alarmTrigger/add', { name: 'Delayed', delayS: 300, tempMargin: 0.5, humMargin: 3.25 });
+    const set = await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Delayed', triggerId: trig.id }));
+    expect(await call(t, a.cookie, 'GET', `/service/carrier/detail?id=${set.id}`)).toMatchObject({ alarmDelayS: 300, tempMargin: 0.5, humMargin: 3.25, triggerId: trig.id });
+    await call(t, a.cookie, 'PUT', '/service/carrier/update', body({ id: set.id, name: 'Delayed' }));
+    const page = await call(t, a.cookie, 'GET', '/service/carrier/page?name=Delayed');
+    expect(page.rows[0]).toMatchObject({ alarmDelayS: 300, triggerId: trig.id });
+    await call(t, a.cookie, 'PUT', '/service/carrier/update', body({ id: set.id, name: 'Delayed', triggerId: null }));
+    expect(await call(t, a.cookie, 'GET', `/service/carrier/detail?id=${set.id}`)).toMatchObject({ alarmDelayS: 0, triggerId: null });
   });
 
   it('rejects a duplicate name within a customer with 418, allows it for another customer', async () => {
@@ -112,10 +124,13 @@ describe('carrier reads and writes', () => {
 });
 
 describe('the alarm switch and its log (spec §2 /noti/alarmLog)', () => {
-  it('keeps every §3 field and says whether a trigger (a zone) is set', async () => {
-    const c = await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Full fields', mode: 'transport', loadType: 1, traceable: true, isKpi: false, sampleMode: 'avg', alarmMethods: ['email', 'sms'] }));
+  it('keeps every §3 field and says whether anything can raise its alarm: a zone set (hasTrigger)', async () => {
+    const trig = await call(t, a.cookie, 'POST', '/service/alarmTrigger/add', { name: 'Full fields', channels: ['email', 'sms'] });
+    const c = await call(t, a.cookie, 'POST', '/service/carrier/add', body({ name: 'Full fields', mode: 'transport', loadType: 1, traceable: true, isKpi: false, sampleMode: 'avg', triggerId: trig.id, tempMin: null, tempMax: null }));
     const d = await call(t, a.cookie, 'GET', `/service/carrier/detail?id=${c.id}`);
-    expect(d).toMatchObject({ mode: 'transport', loadType: 1, traceable: true, isKpi: false, sampleMode: 'avg', alarmMethods: ['email', 'sms'], hasTrigger: false });
+    // A trigger without a zone: nothing can raise the alarm.
+    expect(d).toMatchObject({ mode: 'transport', loadType: 1, traceable: true, isKpi: false, sampleMode: 'avg', channels: ['email', 'sms'], hasTrigger: false });
+    // A zone without a trigger: the carrier's contacts are told by e-mail (docs/alarms.md), so not grey.
     expect((await call(t, a.cookie, 'GET', `/service/carrier/detail?id=${a.carrierId}`)).hasTrigger).toBe(true);
   });
 

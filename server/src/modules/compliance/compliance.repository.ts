@@ -3,6 +3,7 @@ import {
   CARRIER_STATUS,
   COMPLIANCE_LIMITS as L,
   DEVICE_STATUS,
+  NOT_CLIMATE_SENSOR_TYPES,
   type ComplianceCheck,
   type ComplianceCheckSummary,
   type ComplianceFinding,
@@ -14,6 +15,8 @@ import { scoped } from '../../platform/db/scoped.js';
 import { paged, type PageInput, type Paged } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
+import { lastAttempts, nextRun } from '../backup/backup.repository.js';
+import { BACKUP_JOB } from '../backup/backup.service.js';
 
 /*
  * The GSP checks (docs/compliance.md), computed from the records as they are at the call, so a
@@ -24,14 +27,12 @@ import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /** A scrapped or spare carrier holds no goods, so nothing it records is a GSP record. */
 const IDLE_CARRIERS = [CARRIER_STATUS.scrapped, CARRIER_STATUS.spare];
-/** Door magnets and gas detectors record no temperature or humidity. */
-const NOT_CLIMATE = ['gas', 'magnet'];
 /** A vehicle transports whatever mode it is set to. */
 const VEHICLE = 3;
 /** A mainland mobile number: the contact form also takes landlines, which cannot receive an SMS. */
 const MOBILE = '^1[0-9]{10}$';
 
-type Row = Omit<ComplianceFinding, 'key' | 'sms'> & { mobiles: number | null; smsChannel: boolean | null; customerSms: boolean | null; alarmOn: boolean | null };
+type Row = Omit<ComplianceFinding, 'key' | 'sms' | 'backup'> & { mobiles: number | null; smsChannel: boolean | null; customerSms: boolean | null; alarmOn: boolean | null };
 
 /** The sensors recording for a carrier in use: bound, not stopped, measuring climate. */
 function sensorsInUse(k: Kysely<DB>, scope: Scope, customerId?: number) {
@@ -40,18 +41,21 @@ function sensorsInUse(k: Kysely<DB>, scope: Scope, customerId?: number) {
     .innerJoin('carrier as c', 'c.id', 'x.carrier_id')
     .innerJoin('customer as cu', 'cu.id', 'x.customer_id')
     .where('x.status', '<>', DEVICE_STATUS.stopped)
-    .where('x.type', 'not in', NOT_CLIMATE)
+    .where('x.type', 'not in', NOT_CLIMATE_SENSOR_TYPES)
     .where('c.status', 'not in', IDLE_CARRIERS)
     .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .$if(customerId !== undefined, (qb) => qb.where('x.customer_id', '=', customerId!));
 }
+
+/** The expression builder of a statement on sensorsInUse (its sensor x, carrier c and customer cu). */
+type InUseBuilder = ReturnType<typeof sensorsInUse> extends SelectQueryBuilder<infer D, infer T, infer _O> ? ExpressionBuilder<D, T> : never;
 
 /**
  * A collection parameter as the device last acknowledged it (`end`). A configuration sends only
  * the fields filled in, so the latest command that names the parameter holds its value; the
  * sensor's own sample interval is the console's record, not pushed to the device.
  */
-const acknowledged = (eb: ExpressionBuilder<any, any>, param: 'sampleInterval' | 'exceptionSampleInterval') =>
+const acknowledged = (eb: InUseBuilder, param: 'sampleInterval' | 'exceptionSampleInterval') =>
   eb
     .selectFrom('device_command as d')
     .select(sql<number>`(d.payload->'params'->>${sql.lit(param)})::int`.as('v'))
@@ -161,7 +165,8 @@ function smsReach(k: Kysely<DB>, scope: Scope, customerId?: number) {
           .whereRef('ct.customer_id', '=', 'c.customer_id')
           .where('ct.phone', '~', MOBILE)
           .as('mobiles'),
-        sql<boolean>`('sms' = ANY(string_to_array(c.alarm_methods, ',')))`.as('smsChannel'),
+        // The channels are the bound trigger's (docs/alarms.md "Triggers"); without one, e-mail only.
+        eb.exists(eb.selectFrom('alarm_trigger as at').select('at.id').whereRef('at.id', '=', 'c.trigger_id').where(sql<boolean>`'sms' = ANY(at.channels)`)).$castTo<boolean>().as('smsChannel'),
         'cu.notify_sms as customerSms',
         'c.alarm_on as alarmOn',
       ])
@@ -224,7 +229,7 @@ function calibrationFindings(k: Kysely<DB>, scope: Scope, customerId?: number) {
 }
 
 /** Worst first within a check; the record's id last, so pages are stable. */
-const ORDER: Record<ComplianceCheck, string[]> = {
+const ORDER: Record<Exclude<ComplianceCheck, 'backup'>, string[]> = {
   interval: ['f.customerName', 'f.devNo', 'f.sensorId', 'f.limit desc'],
   smsReach: ['f.value', 'f.customerName', 'f.carrierName', 'f.carrierId'],
   calibration: ['f.value', 'f.customerName', 'f.devNo', 'f.sensorId'],
@@ -236,20 +241,57 @@ const finding = (r: Row): ComplianceFinding => {
     ...rest,
     key: `${r.check}:${r.rule}:${r.sensorId ?? r.carrierId}`,
     sms: r.check === 'smsReach' ? { mobiles: mobiles ?? 0, channel: !!smsChannel, customer: !!customerSms, alarmOn: !!alarmOn } : null,
+    backup: null,
   };
 };
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * The daily backup: one finding about the whole console while its last good backup is older
+ * than the rule allows (or there is none). Backups are the platform's, not a customer's, so
+ * every caller sees the same state; a customer's records are in them all the same.
+ */
+async function backupFinding(q: Queryable, now = Date.now()): Promise<ComplianceFinding | null> {
+  const [{ lastAt, failedAt }, nextRunAt] = await Promise.all([lastAttempts(q), nextRun(q, BACKUP_JOB)]);
+  const hours = lastAt === null ? 0 : Math.floor((now - lastAt) / HOUR_MS);
+  if (lastAt !== null && now - lastAt <= L.backupHours * HOUR_MS) return null;
+  return {
+    key: 'backup:backupDaily:console',
+    check: 'backup',
+    rule: 'backupDaily',
+    severity: 'fail',
+    customerId: null,
+    customerName: null,
+    carrierId: null,
+    carrierName: null,
+    sensorId: null,
+    devNo: null,
+    value: hours,
+    limit: L.backupHours,
+    source: null,
+    calibExpiry: null,
+    sms: null,
+    backup: { lastAt, failedAt, nextRunAt },
+  };
+}
+
 /** One check's findings in the caller's customers (one of them with `customerId`). */
 export async function page(q: Queryable, scope: Scope, f: PageInput & { check: ComplianceCheck; customerId?: number }): Promise<Paged<ComplianceFinding>> {
+  if (f.check === 'backup') {
+    const found = await backupFinding(q);
+    const rows = found ? [found] : [];
+    return { rows: rows.slice(f.iDisplayStart, f.iDisplayStart + f.iDisplayLength), total: rows.length, iDisplayStart: f.iDisplayStart, iDisplayLength: f.iDisplayLength };
+  }
   const k = scoped(q, scope);
   // The three derived tables share the row's columns; their nullabilities differ by check.
-  const from: SelectQueryBuilder<any, any, Row> =
-    f.check === 'interval'
-      ? intervalFindings(k, scope, f.customerId)
-      : f.check === 'smsReach'
-        ? k.selectFrom(smsFindings(k, scope, f.customerId).as('f')).selectAll()
-        : k.selectFrom(calibrationFindings(k, scope, f.customerId).as('f')).selectAll();
-  const res = await paged(from, { ...f, sort: undefined }, { by: ORDER[f.check] });
+  const by = ORDER[f.check];
+  const pageOf = <D, T extends keyof D, R extends Row>(from: SelectQueryBuilder<D, T, R>) => paged(from, { ...f, sort: undefined }, { by });
+  const res = await (f.check === 'interval'
+    ? pageOf(intervalFindings(k, scope, f.customerId))
+    : f.check === 'smsReach'
+      ? pageOf(k.selectFrom(smsFindings(k, scope, f.customerId).as('f')).selectAll())
+      : pageOf(k.selectFrom(calibrationFindings(k, scope, f.customerId).as('f')).selectAll()));
   return { ...res, rows: res.rows.map(finding) };
 }
 
@@ -257,7 +299,7 @@ export async function page(q: Queryable, scope: Scope, f: PageInput & { check: C
 export async function summary(q: Queryable, scope: Scope, customerId?: number): Promise<ComplianceCheckSummary[]> {
   const k = scoped(q, scope);
   const n = sql<number>`count(*)::int`;
-  const [iv, sms, cal] = await Promise.all([
+  const [iv, sms, cal, backup] = await Promise.all([
     intervals(k, scope, customerId)
       .select([
         n.as('checked'),
@@ -275,10 +317,12 @@ export async function summary(q: Queryable, scope: Scope, customerId?: number): 
         sql<number>`(count(*) FILTER (WHERE x.calib_expiry IS NULL))::int`.as('unrecorded'),
       ])
       .executeTakeFirstOrThrow(),
+    backupFinding(q),
   ]);
   return [
     { check: 'interval', checked: iv.checked, fail: iv.fail, warn: 0, unrecorded: 0 },
     { check: 'smsReach', checked: sms.checked, fail: sms.fail, warn: 0, unrecorded: 0 },
     { check: 'calibration', checked: cal.checked, fail: cal.fail, warn: cal.warn, unrecorded: cal.unrecorded },
+    { check: 'backup', checked: 1, fail: backup ? 1 : 0, warn: 0, unrecorded: 0 },
   ];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
+import { record } from '../backup/backup.repository.js';
 
 /*
  * The GSP checks of /count/guidance (docs/compliance.md) on a real database: each check with a
@@ -14,7 +15,7 @@ let b: Records;
 withTwoCustomers((c) => ({ t, a, b } = c));
 const req = requester(() => t);
 
-type Check = 'interval' | 'smsReach' | 'calibration';
+type Check = 'interval' | 'smsReach' | 'calibration' | 'backup';
 const page = async (cookie: string, check: Check, extra: Record<string, string | number> = {}) =>
   call(t, cookie, 'GET', `/service/compliance/page?${new URLSearchParams(Object.entries({ check, iDisplayStart: 0, iDisplayLength: 50, ...extra }).map(([k, v]) => [k, String(v)]))}`);
 const summary = async (cookie: string, customerId?: number) =>
@@ -42,12 +43,13 @@ async function configureAndAck(collect: Record<string, number>) {
 }
 
 describe('GSP checks', () => {
-  it('a fresh customer: its sensor records often enough, its carrier reaches nobody by SMS, no calibration date is recorded', async () => {
+  it('a fresh customer: its sensor records often enough, its carrier reaches nobody by SMS, no calibration date is recorded, the console has no backup yet', async () => {
     const s = await summary(a.cookie);
     expect(s).toEqual([
       { check: 'interval', checked: 1, fail: 0, warn: 0, unrecorded: 0 },
       { check: 'smsReach', checked: 1, fail: 1, warn: 0, unrecorded: 0 },
       { check: 'calibration', checked: 1, fail: 0, warn: 0, unrecorded: 1 },
+      { check: 'backup', checked: 1, fail: 1, warn: 0, unrecorded: 0 },
     ]);
     expect((await page(a.cookie, 'interval')).total).toBe(0);
     expect((await page(a.cookie, 'calibration')).total).toBe(0);
@@ -56,7 +58,7 @@ describe('GSP checks', () => {
       {
         key: `smsReach:sms:${a.carrierId}`, check: 'smsReach', rule: 'sms', severity: 'fail', customerId: a.customerId, customerName: 'Alpha Hospital',
         carrierId: a.carrierId, carrierName: 'AlphaFridge', sensorId: null, devNo: null, value: 0, limit: 3, source: null, calibExpiry: null,
-        sms: { mobiles: 1, channel: false, customer: false, alarmOn: true },
+        sms: { mobiles: 1, channel: false, customer: false, alarmOn: true }, backup: null,
       },
     ]);
   });
@@ -118,7 +120,9 @@ describe('GSP checks', () => {
     // The same mobile in another group is the same person; a landline takes no SMS.
     const same = await contact('AlphaNurseDay', '13800000000');
     const landline = await contact('AlphaDesk', '021-55550000');
-    await updateCarrier({ contactIds: [a.contactId, second, same, landline], alarmMethods: ['email', 'sms'] });
+    // The carrier's channels are its trigger's (docs/alarms.md "Triggers").
+    const trig = await call(t, a.cookie, 'POST', '/service/alarmTrigger/add', { name: 'By SMS', channels: ['email', 'sms'] });
+    await updateCarrier({ contactIds: [a.contactId, second, same, landline], triggerId: trig.id });
     let [f] = (await page(a.cookie, 'smsReach')).rows;
     expect(f).toMatchObject({ value: 0, sms: { mobiles: 2, channel: true, customer: false, alarmOn: true } });
 
@@ -129,15 +133,15 @@ describe('GSP checks', () => {
     expect(f).toMatchObject({ value: 2, limit: 3, sms: { mobiles: 2, channel: true, customer: true, alarmOn: true } });
 
     const third = await contact('AlphaDriver', '13800000002');
-    await updateCarrier({ contactIds: [a.contactId, second, same, landline, third], alarmMethods: ['email', 'sms'] });
+    await updateCarrier({ contactIds: [a.contactId, second, same, landline, third], triggerId: trig.id });
     expect((await page(a.cookie, 'smsReach')).total).toBe(0);
     expect(of(await summary(a.cookie), 'smsReach')).toMatchObject({ checked: 1, fail: 0 });
 
     // An alarm switched off reaches nobody.
-    await updateCarrier({ contactIds: [a.contactId, second, third], alarmMethods: ['email', 'sms'], alarmOn: false });
+    await updateCarrier({ contactIds: [a.contactId, second, third], triggerId: trig.id, alarmOn: false });
     [f] = (await page(a.cookie, 'smsReach')).rows;
     expect(f).toMatchObject({ value: 0, sms: { mobiles: 3, alarmOn: false } });
-    await updateCarrier({ contactIds: [a.contactId, second, third], alarmMethods: ['email', 'sms'], alarmOn: true });
+    await updateCarrier({ contactIds: [a.contactId, second, third], triggerId: trig.id, alarmOn: true });
     expect((await page(a.cookie, 'smsReach')).total).toBe(0);
   });
 
@@ -167,16 +171,18 @@ describe('GSP checks', () => {
     const alphaTotals = { interval: (await page(a.cookie, 'interval')).total, smsReach: (await page(a.cookie, 'smsReach')).total, calibration: (await page(a.cookie, 'calibration')).total };
     expect(alphaTotals).toEqual({ interval: 2, smsReach: 0, calibration: 1 });
 
-    for (const check of ['interval', 'smsReach', 'calibration'] as const) {
+    for (const check of ['interval', 'smsReach', 'calibration', 'backup'] as const) {
       const own = await page(b.cookie, check);
-      expect(own.rows.every((x: any) => x.customerId === b.customerId)).toBe(true);
+      expect(own.rows.every((x: any) => x.customerId === b.customerId || x.check === 'backup')).toBe(true);
       expect(JSON.stringify(own)).not.toContain('Alpha');
-      expect((await page(b.cookie, check, { customerId: a.customerId })).total).toBe(0);
+      // The backup finding is the console's, the same for everyone; every other check finds nothing of A.
+      expect((await page(b.cookie, check, { customerId: a.customerId })).total).toBe(check === 'backup' ? 1 : 0);
     }
     expect(await summary(b.cookie, a.customerId)).toEqual([
       { check: 'interval', checked: 0, fail: 0, warn: 0, unrecorded: 0 },
       { check: 'smsReach', checked: 0, fail: 0, warn: 0, unrecorded: 0 },
       { check: 'calibration', checked: 0, fail: 0, warn: 0, unrecorded: 0 },
+      { check: 'backup', checked: 1, fail: 1, warn: 0, unrecorded: 0 },
     ]);
     expect(of(await summary(b.cookie), 'interval')).toMatchObject({ checked: 1, fail: 0 });
 
@@ -205,8 +211,35 @@ describe('GSP checks', () => {
     expect(first.rows[0].key).not.toBe(second.rows[0].key);
   });
 
+  it('daily backup: none or the last good one over 26 hours old is a finding; a later failure and the next run are named; a fresh backup clears it', async () => {
+    const hour = 3_600_000;
+    const backup = async (startedAt: number, outcome: 'ok' | 'failed') =>
+      record(t.db, { name: outcome === 'ok' ? `coldwatch-${startedAt}.dump` : '', kind: 'pg_dump', startedAt, durationMs: 1000, outcome });
+    const none = await page(a.cookie, 'backup');
+    expect(none.rows).toEqual([
+      {
+        key: 'backup:backupDaily:console', check: 'backup', rule: 'backupDaily', severity: 'fail', customerId: null, customerName: null, carrierId: null, carrierName: null,
+        sensorId: null, devNo: null, value: 0, limit: 26, source: null, calibExpiry: null, sms: null, backup: { lastAt: null, failedAt: null, nextRunAt: null },
+      },
+    ]);
+
+    const okAt = Date.now() - 30 * hour;
+    await backup(okAt, 'ok');
+    await backup(Date.now() - 6 * hour, 'failed');
+    const old = (await page(a.cookie, 'backup')).rows[0];
+    expect([old.value, old.backup.lastAt, typeof old.backup.failedAt]).toEqual([30, okAt, 'number']);
+    expect(of(await summary(a.cookie), 'backup')).toMatchObject({ checked: 1, fail: 1 });
+
+    await backup(Date.now() - 25 * hour, 'ok');
+    expect((await page(a.cookie, 'backup')).total).toBe(0);
+    expect(of(await summary(a.cookie), 'backup')).toMatchObject({ checked: 1, fail: 0 });
+    // A failure after a good backup within the day is not a finding: the day's backup exists.
+    await backup(Date.now() - hour, 'failed');
+    expect((await page(a.cookie, 'backup')).total).toBe(0);
+  });
+
   it('refuses an unknown check with its message', async () => {
-    const r = await req(a.cookie, 'GET', '/service/compliance/page?check=backup&iDisplayStart=0&iDisplayLength=10');
+    const r = await req(a.cookie, 'GET', '/service/compliance/page?check=restore&iDisplayStart=0&iDisplayLength=10');
     expect(r.status).toBe(400);
     expect(JSON.stringify(r)).toContain('Choose one of the checks');
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulation, type Simulation } from '@coldwatch/simulator';
-import { call, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 import type { TestCtx } from '../../../test/helper.js';
 import { startIngest, type RunningIngest } from '../../ingest/index.js';
 import { until } from '../../ingest/test-fixtures.js';

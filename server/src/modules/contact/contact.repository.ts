@@ -1,12 +1,12 @@
 import type { Expression, Kysely, SqlBool } from 'kysely';
-import { Code, type ContactBody } from '@coldwatch/contract';
+import { Code, type ContactBody, type ContactLocale } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { conflict } from '../../platform/http/errors.js';
-import { idsInScope, rowInScope } from '../dm/records.js';
+import { idsInScope, rowInScope } from '../shared/records.js';
 
 function contactSelect(k: Kysely<DB>) {
   return k
@@ -20,6 +20,7 @@ function contactSelect(k: Kysely<DB>) {
       't.email',
       't.alarm_level as alarmLevel',
       't.group_name as groupName',
+      't.locale',
       't.customer_id as customerId',
       'cu.name as customerName',
       countOf(eb.selectFrom('carrier_contact as cc').whereRef('cc.contact_id', '=', 't.id')).as('carrierCount'),
@@ -65,9 +66,9 @@ async function checkPhone(k: Kysely<DB>, customerId: number, b: ContactBody, exc
   if (dup) throw conflict(Code.MOBILE_EXISTS, 'errors.exists.phone');
 }
 
-const columns = (b: ContactBody) => ({ name: b.name, gender: b.gender, phone: b.phone, email: b.email, alarm_level: b.alarmLevel, group_name: b.groupName });
+const columns = (b: ContactBody & Partial<ContactLocale>) => ({ name: b.name, gender: b.gender, phone: b.phone, email: b.email, alarm_level: b.alarmLevel, group_name: b.groupName, locale: b.locale ?? null });
 
-export async function add(q: Queryable, scope: Scope, b: ContactBody & { customerId?: number }) {
+export async function add(q: Queryable, scope: Scope, b: ContactBody & Partial<ContactLocale> & { customerId?: number }) {
   const k = scoped(q, scope);
   const customerId = targetCustomer(scope, b.customerId);
   await checkPhone(k, customerId, b);
@@ -75,7 +76,7 @@ export async function add(q: Queryable, scope: Scope, b: ContactBody & { custome
   return { id: row.id };
 }
 
-export async function update(q: Queryable, scope: Scope, b: ContactBody & { id: number }) {
+export async function update(q: Queryable, scope: Scope, b: ContactBody & Partial<ContactLocale> & { id: number }) {
   const k = scoped(q, scope);
   const cur = await rowInScope(k, scope, 'contact', b.id);
   await checkPhone(k, cur.customer_id, b, b.id);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 let t: TestCtx;
 let a: Records;
@@ -46,7 +46,12 @@ describe('contact reads and writes', () => {
     expect(page.rows.map((r: any) => r.name)).toEqual(['AlphaNurse']);
     expect(page.rows[0]).toMatchObject({ carrierCount: 1, phone: '13800000000' });
     await call(t, a.cookie, 'PUT', '/service/contact/update', { id: a.contactId, name: 'AlphaNurse', phone: '13800000001', groupName: 'night', alarmLevel: 2 });
-    expect(await call(t, a.cookie, 'GET', `/service/contact/detail?id=${a.contactId}`)).toMatchObject({ phone: '13800000001', alarmLevel: 2 });
+    expect(await call(t, a.cookie, 'GET', `/service/contact/detail?id=${a.contactId}`)).toMatchObject({ phone: '13800000001', alarmLevel: 2, locale: null });
+    // Its notices' language (issue 28): one of the console's, or null for the customer's; nothing else is stored.
+    await call(t, a.cookie, 'PUT', '/service/contact/update', { id: a.contactId, name: 'AlphaNurse', phone: '13800000001', groupName: 'night', alarmLevel: 2, locale: 'en-US' });
+    expect((await call(t, a.cookie, 'GET', `/service/contact/detail?id=${a.contactId}`)).locale).toBe('en-US');
+    expect((await req(a.cookie, 'PUT', '/service/contact/update', { id: a.contactId, name: 'AlphaNurse', locale: 'fr-FR' })).status).toBe(400);
+    expect((await call(t, a.cookie, 'GET', `/service/contact/detail?id=${a.contactId}`)).locale).toBe('en-US');
     expect((await req(a.cookie, 'GET', `/service/contact/detail?id=${b.contactId}`)).status).toBe(404);
     expect((await req(a.cookie, 'PUT', '/service/contact/update', { id: b.contactId, name: 'Hijack' })).status).toBe(404);
     expect(await call(t, a.cookie, 'DELETE', `/service/contact/del?ids=${a.contactId}`)).toEqual({ deleted: 1 });

@@ -11,7 +11,7 @@ import { hashPassword } from '../../platform/auth/password.js';
 import { governedCustomers } from '../../platform/auth/funcs.js';
 import { assignRole, createDefaultRoles } from '../../platform/seed/roles.js';
 import { PLATFORM_CODE } from '../../platform/seed/root.js';
-import { mapUnique } from '../dm/records.js';
+import { mapUnique } from '../shared/records.js';
 
 /*
  * Customers (spec §3 Customer, §4 cancel/activate/delete, §5 rules, §8 create answers). Only
@@ -211,12 +211,11 @@ export async function cancel(q: Queryable, scope: Scope, ids: number[]) {
   const k = scoped(q, scope);
   const changed = (await k.updateTable('customer').set({ status: 0 }).where('id', 'in', ids).where('status', '=', 1).returning('id').execute()).map((r) => r.id);
   if (changed.length) {
-    const of = (eb: ExpressionBuilder<any, any>) => eb('customer_id', 'in', changed);
-    await k.updateTable('role').set({ status: 0, cancelled_by_customer: true }).where(of).where('status', '=', 1).execute();
-    await k.updateTable('app_user').set({ status: 0, cancelled_by_customer: true }).where(of).where('status', '=', 1).execute();
-    for (const t of DEVICE_TABLES) await k.updateTable(t).set((eb) => ({ status_before_cancel: eb.ref('status'), status: 2 })).where(of).where('status', '<>', 2).execute();
-    await k.updateTable('carrier').set({ alarm_on: false, cancelled_by_customer: true }).where(of).where('alarm_on', '=', true).execute();
-    await k.deleteFrom('user_session').where(of).execute();
+    await k.updateTable('role').set({ status: 0, cancelled_by_customer: true }).where('customer_id', 'in', changed).where('status', '=', 1).execute();
+    await k.updateTable('app_user').set({ status: 0, cancelled_by_customer: true }).where('customer_id', 'in', changed).where('status', '=', 1).execute();
+    for (const t of DEVICE_TABLES) await k.updateTable(t).set((eb) => ({ status_before_cancel: eb.ref('status'), status: 2 })).where('customer_id', 'in', changed).where('status', '<>', 2).execute();
+    await k.updateTable('carrier').set({ alarm_on: false, cancelled_by_customer: true }).where('customer_id', 'in', changed).where('alarm_on', '=', true).execute();
+    await k.deleteFrom('user_session').where('customer_id', 'in', changed).execute();
   }
   return { cancelled: changed.length };
 }
@@ -227,18 +226,17 @@ export async function activate(q: Queryable, scope: Scope, ids: number[]) {
   const k = scoped(q, scope);
   const changed = (await k.updateTable('customer').set({ status: 1 }).where('id', 'in', ids).where('status', '=', 0).returning('id').execute()).map((r) => r.id);
   if (changed.length) {
-    const of = (eb: ExpressionBuilder<any, any>) => eb('customer_id', 'in', changed);
-    await k.updateTable('role').set({ status: 1, cancelled_by_customer: false }).where(of).where('cancelled_by_customer', '=', true).execute();
-    await k.updateTable('app_user').set({ status: 1, cancelled_by_customer: false }).where(of).where('cancelled_by_customer', '=', true).execute();
+    await k.updateTable('role').set({ status: 1, cancelled_by_customer: false }).where('customer_id', 'in', changed).where('cancelled_by_customer', '=', true).execute();
+    await k.updateTable('app_user').set({ status: 1, cancelled_by_customer: false }).where('customer_id', 'in', changed).where('cancelled_by_customer', '=', true).execute();
     for (const t of DEVICE_TABLES) {
       await k
         .updateTable(t)
         .set((eb) => ({ status: sql<number>`${eb.ref('status_before_cancel')}`, status_before_cancel: null }))
-        .where(of)
+        .where('customer_id', 'in', changed)
         .where('status_before_cancel', 'is not', null)
         .execute();
     }
-    await k.updateTable('carrier').set({ alarm_on: true, cancelled_by_customer: false }).where(of).where('cancelled_by_customer', '=', true).execute();
+    await k.updateTable('carrier').set({ alarm_on: true, cancelled_by_customer: false }).where('customer_id', 'in', changed).where('cancelled_by_customer', '=', true).execute();
   }
   return { activated: changed.length };
 }

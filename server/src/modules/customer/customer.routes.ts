@@ -1,10 +1,10 @@
 import { Code, CUSTOMER_RULE_CODES, CustomerCode, SwitchResult, USER_TYPE, customerApi } from '@coldwatch/contract';
 import type { FastifyRequest } from 'fastify';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { AppError, noPermission, notFound } from '../../platform/http/errors.js';
 import { said, serve } from '../../platform/http/route.js';
-import { fieldErrors } from '../../platform/http/envelope.js';
+import { fieldErrors, type ValidationEntry } from '../../platform/http/envelope.js';
 import { CAPTCHA_COOKIE, checkCaptcha } from '../../platform/auth/captcha.js';
 import { signInLimits } from '../../platform/auth/login.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
@@ -16,7 +16,7 @@ import * as repo from './customer.repository.js';
  * customer create), otherwise the generic 400 with the field messages. The routes validate with
  * attachValidation so that these answers can be chosen here.
  */
-function ruleFailure(err: Error & { validation?: any[] }): Error {
+function ruleFailure(err: Error & { validation?: readonly ValidationEntry[] }): Error {
   const details = fieldErrors(err.validation ?? []);
   let answer: { code: number; key: string } | undefined;
   for (const key of Object.values(details)) {
@@ -28,7 +28,7 @@ function ruleFailure(err: Error & { validation?: any[] }): Error {
 }
 
 const checked = (req: FastifyRequest) => {
-  if (req.validationError) throw ruleFailure(req.validationError as any);
+  if (req.validationError) throw ruleFailure(req.validationError);
 };
 
 /**

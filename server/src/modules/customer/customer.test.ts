@@ -3,7 +3,7 @@ import { signCaptcha } from '../../platform/auth/captcha.js';
 import { customerUpdateBody } from '@coldwatch/contract';
 import { bodyFrom } from '../../../test/routes.js';
 import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
-import { seedRecords } from '../dm/records.fixture.js';
+import { seedRecords } from '../shared/records.fixture.js';
 
 let t: TestCtx;
 let root: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 /** Display screens (spec §3 Display; §8 "display (terminal) already exists"). */
 
@@ -36,5 +36,25 @@ describe('display screens', () => {
     expect((await call(t, a.cookie, 'GET', '/service/display/page?iDisplayStart=0&iDisplayLength=10&status=2')).total).toBe(1);
     expect((await req(a.cookie, 'DELETE', `/service/gateway/del?ids=${a.gatewayId}`)).state.code).not.toBe(200000);
     expect((await call(t, a.cookie, 'DELETE', `/service/display/del?ids=${id}`)).deleted).toBe(1);
+  });
+
+  it('a switched-off type: a display that has it keeps it on a change, one that chooses it anew is refused (400 on type)', async () => {
+    const root = await t.login('admin');
+    const kept = (await add({ devNo: 'D0000002' })).result;
+    const other = (await add({ devNo: 'D0000003' })).result;
+    // A display enrolled under a type the catalogue no longer lists.
+    await t.db.query(`UPDATE display SET type = 'display0' WHERE id = $1`, [other.id]);
+    await call(t, root, 'PUT', '/service/deviceType/update', { kind: 'display', code: 'display1', enabled: false, remark: '' });
+    try {
+      const change = (id: number, devNo: string) => req(a.cookie, 'PUT', '/service/display/update', { id, devNo, name: 'Renamed', type: 'display1', gatewayId: a.gatewayId });
+      expect((await change(kept.id, 'D0000002')).state.code).toBe(200000);
+      const refused = await change(other.id, 'D0000003');
+      expect(refused.status).toBe(400);
+      expect(refused.result.errors).toEqual({ type: 'This type is switched off in the type catalogue and cannot be chosen for a new device or carrier' });
+      expect((await call(t, a.cookie, 'GET', `/service/display/detail?id=${other.id}`)).type).toBe('display0');
+    } finally {
+      await call(t, root, 'PUT', '/service/deviceType/update', { kind: 'display', code: 'display1', enabled: true, remark: '' });
+    }
+    expect((await call(t, a.cookie, 'DELETE', `/service/display/del?ids=${kept.id},${other.id}`)).deleted).toBe(2);
   });
 });

@@ -37,6 +37,10 @@ describe('the carrier state every view shares', () => {
     expect(boardState(c([s(5, { ongoing: ['temp_high'] })]))).toBe('abnormal');
     expect(boardState(c([s(5)]))).toBe('normal');
   });
+  it("is not abnormal for a device's own exceptions: a power failure or a low battery of a sensor reporting in range", () => {
+    expect(boardState(c([s(5, { ongoing: ['gateway_blackout', 'low_battery'] })]))).toBe('normal');
+    expect(boardState(c([s(5, { ongoing: ['low_battery', 'hum_low'] })]))).toBe('abnormal');
+  });
 });
 
 describe('equipment use, computed (spec §3)', () => {

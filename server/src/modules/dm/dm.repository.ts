@@ -5,19 +5,44 @@ import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { countOf, msOrNull } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
-import { carrierFilter, carrierSelect } from '../carrier/carrier.repository.js';
+import { carrierFilter, carrierSelect, withReach } from '../carrier/carrier.repository.js';
 import { sensorLiveSelect } from '../sensor/sensor.repository.js';
-import { rangeState } from './records.js';
+import { rangeState } from '../shared/records.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 type Raw = Omit<LiveSensor, 'tempState' | 'humState' | 'inRange'>;
 
-/** Sensors with their latest values, of these carriers. */
-function liveSensors(k: Kysely<DB>, carrierIds: number[]): Promise<Raw[]> {
-  if (!carrierIds.length) return Promise.resolve([]);
+/** Sensors with their latest values, of these carriers, each with its own ongoing device exceptions. */
+async function liveSensors(k: Kysely<DB>, carrierIds: number[]): Promise<Raw[]> {
+  if (!carrierIds.length) return [];
   // One array parameter, not one parameter per carrier: the protocol allows 65,535 parameters
   // a statement, and a platform user's board may list more carriers than that.
-  return sensorLiveSelect(k).where(sql<boolean>`x.carrier_id = any(${carrierIds}::int[])`).orderBy('x.id').execute();
+  const sensors = await sensorLiveSelect(k).where(sql<boolean>`x.carrier_id = any(${carrierIds}::int[])`).orderBy('x.id').execute();
+  return withDeviceStates(k, sensors);
+}
+
+/**
+ * The board's device states (docs/devices.md): a sensor's ongoing connection and battery
+ * exceptions and its gateway's power failure, as the sensor's `ongoing` categories. One query
+ * for every sensor listed. They never count as an abnormal value (openExceptions below and
+ * boardState count temperature and humidity only).
+ */
+async function withDeviceStates<S extends { id: number; gatewayId: number }>(k: Kysely<DB>, sensors: S[]): Promise<(S & { ongoing: string[] })[]> {
+  if (!sensors.length) return [];
+  const rows = await k
+    .selectFrom('exception_record as e')
+    .select(['e.sensor_id', 'e.gateway_id', 'e.category'])
+    .where('e.ongoing', '=', true)
+    .where('e.type', 'in', ['offline', 'power'])
+    .where((eb) =>
+      eb.or([
+        eb('e.sensor_id', '=', sql<number>`any(${sensors.map((s) => s.id)}::int[])`),
+        eb.and([eb('e.category', '=', 'gateway_blackout'), eb('e.gateway_id', '=', sql<number>`any(${[...new Set(sensors.map((s) => s.gatewayId))]}::int[])`)]),
+      ]),
+    )
+    .execute();
+  const of = (s: S) => [...new Set(rows.filter((r) => r.sensor_id === s.id || (r.sensor_id === null && r.gateway_id === s.gatewayId)).map((r) => r.category))];
+  return sensors.map((s) => ({ ...s, ongoing: of(s) }));
 }
 
 type Zone = Pick<CarrierRow, 'tempMin' | 'tempMax' | 'humMin' | 'humMax'>;
@@ -37,11 +62,12 @@ export const withStates = <T extends Raw>(zone: Zone, sensors: T[]): (T & Pick<L
  */
 export async function carrierWithDevices(q: Queryable, scope: Scope, id: number): Promise<CarrierDevices | undefined> {
   const k = scoped(q, scope);
-  const carrier = await carrierSelect(k)
+  const found = await carrierSelect(k)
     .where('c.id', '=', id)
     .where((eb) => sceneLimit(eb, scope, 'carrier', 'c'))
     .executeTakeFirst();
-  if (!carrier) return undefined;
+  if (!found) return undefined;
+  const [carrier] = await withReach(q, [found]);
   const sensors = withStates(carrier, await liveSensors(k, [id]));
   // A scene-limited caller sees only gateways bound to carriers of its limit (not those of another carrier its sensors report through).
   const gateways = await k
@@ -56,6 +82,7 @@ export async function carrierWithDevices(q: Queryable, scope: Scope, id: number)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('carrier_id', '=', id)
     .where('ongoing', '=', true)
+    .where('type', '=', 'data')
     .executeTakeFirstOrThrow();
   const zone = { tempMin: carrier.tempMin, tempMax: carrier.tempMax, humMin: carrier.humMin, humMax: carrier.humMax };
   return { carrier: { ...carrier, state: boardState({ ...carrier, openExceptions: Number(n), sensors }) }, zone, sensors, gateways, openExceptions: Number(n) };
@@ -65,12 +92,12 @@ export async function monitorList(q: Queryable, scope: Scope, f: { customerId?: 
   const k = scoped(q, scope);
   let query = carrierSelect(k)
     .select((eb) =>
-      countOf(eb.selectFrom('exception_record as e').whereRef('e.carrier_id', '=', 'c.id').where('e.ongoing', '=', true)).as('openExceptions'),
+      countOf(eb.selectFrom('exception_record as e').whereRef('e.carrier_id', '=', 'c.id').where('e.ongoing', '=', true).where('e.type', '=', 'data')).as('openExceptions'),
     )
     .where(await carrierFilter(k, scope, f))
     .orderBy('c.id');
   if (f.first) query = query.limit(f.first);
-  const carriers = await query.execute();
+  const carriers = await withReach(q, await query.execute());
   if (!carriers.length) return [];
   // One query for all sensors of the listed carriers, grouped in memory: no query per carrier.
   const byCarrier = new Map<number, Raw[]>();

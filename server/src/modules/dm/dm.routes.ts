@@ -1,5 +1,5 @@
 import { dmApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
 import { carrierWithDevices, monitorList } from './dm.repository.js';

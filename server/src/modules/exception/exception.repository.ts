@@ -1,12 +1,12 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { Code, EXCEPTION_STATUS } from '@coldwatch/contract';
+import { EXCEPTION_STATUS, type HandlingAction, type Judgement, type SignMeaning } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
-import { AppError, notFound } from '../../platform/http/errors.js';
+import { signatureImages } from './signing.js';
 
 type From = DB & { e: DB['exception_record'] };
 
@@ -19,12 +19,13 @@ export function exceptionLimitOf(eb: ExpressionBuilder<From, 'e'>, scope: Scope,
 }
 
 /** An exception as the API answers it; durationS of an ongoing one runs up to now. */
-function exceptionSelect(k: Kysely<DB>) {
+export function exceptionSelect(k: Kysely<DB>) {
   return k
     .selectFrom('exception_record as e')
     .innerJoin('customer as cu', 'cu.id', 'e.customer_id')
     .leftJoin('carrier as c', 'c.id', 'e.carrier_id')
     .leftJoin('sensor as s', 's.id', 'e.sensor_id')
+    .leftJoin('gateway as g', 'g.id', 'e.gateway_id')
     .select([
       'e.id',
       'e.customer_id as customerId',
@@ -34,10 +35,13 @@ function exceptionSelect(k: Kysely<DB>) {
       'e.sensor_id as sensorId',
       's.dev_no as devNo',
       'e.gateway_id as gatewayId',
+      'g.sn as gatewaySn',
+      'g.name as gatewayName',
       'e.type',
       'e.category',
       'e.status',
       'e.ongoing',
+      'e.during_pause as duringPause',
       msOf('e.start_ts').as('startTs'),
       msOrNull('e.end_ts').as('endTs'),
       sql<number | null>`COALESCE(e.duration_s, CASE WHEN e.ongoing THEN GREATEST(0, extract(epoch from now() - e.start_ts))::int END)`.as('durationS'),
@@ -47,6 +51,10 @@ function exceptionSelect(k: Kysely<DB>) {
       'e.limit_max as limitMax',
       'e.reason',
       'e.measures',
+      'e.reason_id as reasonId',
+      sql<Judgement | null>`e.judgement`.as('judgement'),
+      'e.excluded',
+      'e.excluded_why as excludedWhy',
       msOf('e.created_at').as('createdAt'),
     ]);
 }
@@ -116,10 +124,10 @@ export async function stats(q: Queryable, scope: Scope, f: { startTime?: number;
   return out;
 }
 
-/** One exception with the notices it caused. */
+/** One exception with the notices it caused, its signed steps and their signature images, and its customer's time zone. */
 export async function detail(q: Queryable, scope: Scope, id: number) {
   const k = scoped(q, scope);
-  const row = await exceptionSelect(k).where('e.id', '=', id).where(filter(scope, {})).executeTakeFirst();
+  const row = await exceptionSelect(k).select('cu.time_zone as timeZone').where('e.id', '=', id).where(filter(scope, {})).executeTakeFirst();
   if (!row) return undefined;
   const notices = await k
     .selectFrom('notice_log as n')
@@ -127,40 +135,34 @@ export async function detail(q: Queryable, scope: Scope, id: number) {
     .where('n.exception_id', '=', id)
     .orderBy('n.id')
     .execute();
-  return { ...row, notices };
+  const steps = await stepsOf(k, id);
+  return { ...row, notices, steps, signatures: await signatureImages(q, scope, steps.map((s) => s.signatureId)) };
 }
 
-/** Locks the caller's exceptions by id; a foreign or missing one makes the whole call 404. */
-async function lockInScope(k: Kysely<DB>, scope: Scope, ids: number[]) {
-  const rows = await k
-    .selectFrom('exception_record as e')
-    .select(['e.id', 'e.status', 'e.ongoing', 'e.customer_id'])
-    .where('e.id', 'in', ids)
-    .where((eb) => exceptionLimitOf(eb, scope))
-    .forUpdate()
+/** The signed steps of an exception, oldest first (`k` is already scoped to the caller or to a link's customer). */
+export function stepsOf(k: Kysely<DB>, exceptionId: number) {
+  return k
+    .selectFrom('exception_handling as h')
+    .select([
+      'h.id',
+      sql<HandlingAction>`h.action`.as('action'),
+      'h.user_id as userId',
+      'h.user_account as userAccount',
+      'h.user_name as userName',
+      msOf('h.signed_at').as('signedAt'),
+      sql<SignMeaning>`h.meaning`.as('meaning'),
+      'h.reason_id as reasonId',
+      'h.reason',
+      'h.measures',
+      'h.comment',
+      sql<Judgement | null>`h.judgement`.as('judgement'),
+      'h.excluded',
+      'h.excluded_why as excludedWhy',
+      'h.status_before as statusBefore',
+      'h.status_after as statusAfter',
+      'h.signature_id as signatureId',
+    ])
+    .where('h.exception_id', '=', exceptionId)
+    .orderBy('h.id')
     .execute();
-  if (rows.length !== new Set(ids).size) throw notFound();
-  return rows;
-}
-
-/** Handling (spec §3 reason, measures): pending or processed → processed. A closed record is final. */
-export async function handle(q: Queryable, scope: Scope, body: { id: number; reason: string; measures: string }) {
-  const k = scoped(q, scope);
-  const [row] = await lockInScope(k, scope, [body.id]);
-  if (row.status === EXCEPTION_STATUS.closed) throw new AppError(Code.FAILED, 'errors.exception.closed');
-  await k
-    .updateTable('exception_record')
-    .set({ reason: body.reason, measures: body.measures, status: EXCEPTION_STATUS.processed })
-    .where('id', '=', body.id)
-    .execute();
-  return { id: body.id, status: EXCEPTION_STATUS.processed };
-}
-
-/** Closing (spec §4): all or nothing; an ongoing exception cannot be closed while it lasts. */
-export async function close(q: Queryable, scope: Scope, ids: number[]) {
-  const k = scoped(q, scope);
-  const rows = await lockInScope(k, scope, ids);
-  if (rows.some((r) => r.ongoing)) throw new AppError(Code.FAILED, 'errors.exception.ongoing');
-  await k.updateTable('exception_record').set({ status: EXCEPTION_STATUS.closed }).where('id', 'in', ids).execute();
-  return { closed: rows.length };
 }

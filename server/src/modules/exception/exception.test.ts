@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setup, type TestCtx } from '../../../test/helper.js';
+import { PASSWORD, setup, type TestCtx } from '../../../test/helper.js';
 import { startAlarm, type Alarm } from '../../alarm/index.js';
 import { exceptionsOf, ingest, site, type R, type Site } from '../../alarm/testkit.js';
 
@@ -14,6 +14,10 @@ let alpha: string;
 let beta: string;
 
 const get = async (url: string, cookie: string) => (await t.app.inject({ method: 'GET', url, headers: { cookie } })).json();
+const sign = { account: 'alpha', password: PASSWORD };
+/** Alpha's first default reason ("Door left open"). */
+const doorOpen = async () => (await get('/service/exReason/options', alpha)).result[0].id as number;
+const handleBody = async (ids: number[]) => ({ ids, reasonId: await doorOpen(), measures: 'Closed the door, checked goods', judgement: 'confirmed', sign });
 
 beforeAll(async () => {
   t = await setup();
@@ -53,6 +57,37 @@ describe('exception API', () => {
     expect(next.rows).toHaveLength(2);
   });
 
+  it('says which exceptions were recorded during an alarm pause, in the page and the detail', async () => {
+    const rows = (await get('/service/exception/page?iDisplayStart=0&iDisplayLength=10', alpha)).result.rows;
+    expect(rows.every((x: { duringPause: boolean }) => x.duringPause === false)).toBe(true);
+    await t.db.query('UPDATE exception_record SET during_pause = true WHERE id = $1', [rows[1].id]);
+    try {
+      const again = (await get('/service/exception/page?iDisplayStart=0&iDisplayLength=10', alpha)).result.rows;
+      expect(again.filter((x: { duringPause: boolean }) => x.duringPause).map((x: { id: number }) => x.id)).toEqual([rows[1].id]);
+      expect((await get(`/service/exception/detail?id=${rows[1].id}`, alpha)).result.duringPause).toBe(true);
+      expect((await get(`/service/exception/detail?id=${rows[0].id}`, alpha)).result.duringPause).toBe(false);
+    } finally {
+      await t.db.query('UPDATE exception_record SET during_pause = false WHERE id = $1', [rows[1].id]);
+    }
+  });
+
+  it("names a gateway's exception by the gateway's number and name (it has no sensor), a sensor's by its device number", async () => {
+    const gw = (await t.db.one<{ sn: string; name: string }>('SELECT sn, name FROM gateway WHERE id = $1', [a.gatewayId]))!;
+    const row = (await t.db.one<{ id: number }>(
+      `INSERT INTO exception_record(customer_id, carrier_id, gateway_id, type, category, start_ts, ongoing) VALUES ($1, $2, $3, 'device', 'gateway_blackout', now(), true) RETURNING id`,
+      [t.tenants.a.customerId, a.carrierId, a.gatewayId],
+    ))!;
+    try {
+      const rows = (await get('/service/exception/page?iDisplayStart=0&iDisplayLength=20&category=gateway_blackout', alpha)).result.rows;
+      expect(rows).toEqual([expect.objectContaining({ id: row.id, gatewayId: a.gatewayId, gatewaySn: gw.sn, gatewayName: gw.name, devNo: null, sensorId: null })]);
+      const sensorRows = (await get('/service/exception/page?iDisplayStart=0&iDisplayLength=1&category=temp_high', alpha)).result.rows;
+      expect(sensorRows[0]).toMatchObject({ devNo: a.devNo, sensorId: a.sensorId });
+      expect((await get(`/service/exception/detail?id=${row.id}`, alpha)).result).toMatchObject({ gatewaySn: gw.sn, gatewayName: gw.name });
+    } finally {
+      await t.db.query('DELETE FROM exception_record WHERE id = $1', [row.id]);
+    }
+  });
+
   it('filters by status, category, carrier, device number, ongoing and time', async () => {
     const n = async (q: string) => (await get(`/service/exception/page?${q}`, alpha)).result.total;
     expect(await n('category=temp_low')).toBe(3);
@@ -79,14 +114,15 @@ describe('exception API', () => {
     expect(mine.rows.map((r: any) => r.id)).not.toContain(alphaIds[0]);
     const detail = await t.app.inject({ method: 'GET', url: `/service/exception/detail?id=${alphaIds[0]}`, headers: { cookie: beta } });
     expect(detail.statusCode).toBe(404);
-    const handle = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: beta }, payload: { id: alphaIds[0], reason: 'x', measures: 'y' } });
+    const handle = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: beta }, payload: { ...(await handleBody([alphaIds[0]])), sign: { account: 'beta', password: PASSWORD } } });
     expect(handle.statusCode).toBe(404);
     const close = await t.app.inject({ method: 'PUT', url: `/service/exception/close?ids=${alphaIds[0]}`, headers: { cookie: beta } });
     expect(close.statusCode).toBe(404);
     expect((await get('/service/exception/latest', beta)).result).toHaveLength(1);
     expect((await get('/service/exception/stats', beta)).result).toMatchObject({ total: 1, pending: 1, ongoing: 1 });
+    // Beta's own exception reached nobody (its carrier has no contact): the one row says so; none of A's.
     const notices = (await get('/service/notice/page', beta)).result;
-    expect(notices.total).toBe(0);
+    expect(notices.rows.map((r: { status: number; customerId: number }) => [r.status, r.customerId])).toEqual([[3, t.tenants.b.customerId]]);
   });
 
   it('answers the detail with its notices', async () => {
@@ -97,36 +133,41 @@ describe('exception API', () => {
     expect((await t.app.inject({ method: 'GET', url: '/service/exception/detail?id=999999', headers: { cookie: alpha } })).statusCode).toBe(404);
   });
 
-  it('handles an exception with reason and measures, and logs it', async () => {
+  it('handles an exception with a reason of the catalogue and measures, signed, and logs it', async () => {
     const [first] = await exceptionsOf(t.db, a.sensorId);
-    const res = await t.app.inject({
-      method: 'PUT', url: '/service/exception/handle', headers: { cookie: alpha },
-      payload: { id: first.id, reason: 'Door left open', measures: 'Closed the door, checked goods' },
-    });
-    expect(res.json()).toMatchObject({ state: { code: 200000 }, result: { id: first.id, status: 1 } });
+    const res = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: alpha, 'accept-language': 'en' }, payload: await handleBody([first.id]) });
+    expect(res.json()).toMatchObject({ state: { code: 200000 }, result: { handled: 1, status: 1 } });
     const r = (await get(`/service/exception/detail?id=${first.id}`, alpha)).result;
-    expect(r).toMatchObject({ status: 1, reason: 'Door left open', measures: 'Closed the door, checked goods' });
+    expect(r).toMatchObject({ status: 1, reason: 'Door left open', measures: 'Closed the door, checked goods', judgement: 'confirmed', excluded: false });
+    expect(r.steps).toEqual([expect.objectContaining({ action: 'handle', meaning: 'reviewed', userAccount: 'alpha', statusBefore: 0, statusAfter: 1 })]);
     // (Beta's refused attempt above is on the log too, with result 0.)
     const log = await t.db.query(`SELECT * FROM sys_log WHERE module = 'exception' AND method = 'handle' AND result = 1`);
     expect(log).toEqual([expect.objectContaining({ result: 1, operator: 'alpha' })]);
-    const tooLong = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: alpha }, payload: { id: first.id, reason: 'x'.repeat(251) } });
+    expect(JSON.stringify(log)).not.toContain(PASSWORD);
+    const tooLong = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: alpha }, payload: { ...(await handleBody([first.id])), measures: 'x'.repeat(251) } });
     expect(tooLong.statusCode).toBe(400);
   });
 
-  it('closes only exceptions that are over, all or nothing', async () => {
+  it('closes only processed exceptions that are over, all or nothing', async () => {
     const ex = await exceptionsOf(t.db, a.sensorId);
     const ongoing = ex.find((e) => e.ongoing)!;
     const over = ex.filter((e) => !e.ongoing).slice(0, 2);
-    const refused = await t.app.inject({ method: 'PUT', url: `/service/exception/close?ids=${over[0].id},${ongoing.id}`, headers: { cookie: alpha, 'accept-language': 'en' } });
+    const close = (ids: number[]) => t.app.inject({ method: 'PUT', url: `/service/exception/close?ids=${ids.join(',')}`, headers: { cookie: alpha, 'accept-language': 'en' }, payload: { sign } });
+    // over[1] is still pending: handle it first.
+    const pending = await close([over[0].id, over[1].id]);
+    expect(pending.json().state).toEqual({ code: 500000, msg: 'Only a processed exception can be closed or corrected: handle it first' });
+    const handled = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: alpha }, payload: await handleBody([over[1].id, ongoing.id]) });
+    expect(handled.json().result).toEqual({ handled: 2, status: 1 });
+    const refused = await close([over[0].id, ongoing.id]);
     expect(refused.json().state).toEqual({ code: 500000, msg: 'An ongoing exception cannot be closed until it has ended' });
     expect((await exceptionsOf(t.db, a.sensorId)).find((e) => e.id === over[0].id)!.status).toBe(1);
 
-    const res = await t.app.inject({ method: 'PUT', url: `/service/exception/close?ids=${over.map((e) => e.id).join(',')}`, headers: { cookie: alpha } });
+    const res = await close(over.map((e) => e.id));
     expect(res.json()).toMatchObject({ state: { code: 200000 }, result: { closed: 2 } });
     const after = await exceptionsOf(t.db, a.sensorId);
     expect(after.filter((e) => e.status === 2).map((e) => e.id)).toEqual(over.map((e) => e.id));
     // A closed record is final.
-    const again = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: alpha }, payload: { id: over[0].id, reason: 'late' } });
+    const again = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: alpha }, payload: await handleBody([over[0].id]) });
     expect(again.json().state.code).toBe(500000);
   });
 
@@ -135,8 +176,8 @@ describe('exception API', () => {
     expect(latest).toHaveLength(5);
     expect(latest[0]).toMatchObject({ startTs: at(20), ongoing: true, carrierName: 'Alpha Fridge' });
     const stats = (await get('/service/exception/stats', alpha)).result;
-    // The handled one was closed afterwards: closed wins.
-    expect(stats).toEqual({ total: 7, pending: 5, processed: 0, closed: 2, ongoing: 1, byCategory: { temp_high: 4, temp_low: 3 } });
+    // Two handled ones were closed afterwards; the ongoing one is processed.
+    expect(stats).toEqual({ total: 7, pending: 4, processed: 1, closed: 2, ongoing: 1, byCategory: { temp_high: 4, temp_low: 3 } });
   });
 
   it('lets a normal user view but not handle or close', async () => {
@@ -144,7 +185,7 @@ describe('exception API', () => {
     const viewer = await t.login('alpha_viewer');
     expect((await get('/service/exception/page', viewer)).result.total).toBe(7);
     const [first] = await exceptionsOf(t.db, a.sensorId);
-    const res = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: viewer }, payload: { id: first.id, reason: 'x' } });
+    const res = await t.app.inject({ method: 'PUT', url: '/service/exception/handle', headers: { cookie: viewer }, payload: { ...(await handleBody([first.id])), sign: { account: 'alpha_viewer', password: PASSWORD } } });
     expect(res.json().state.code).toBe(500102);
     const anon = await t.app.inject({ method: 'GET', url: '/service/exception/page' });
     expect(anon.statusCode).toBe(401);

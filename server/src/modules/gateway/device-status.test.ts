@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 /** Stopping and enabling devices (spec §4): a stopped device's messages are refused with a logged reason. */
 

@@ -9,7 +9,7 @@ import { contains, countOf, msOf, msOrNull, paged, type PageInput } from '../../
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
 import { generateGatewaySecret, hashGatewaySecret } from '../../ingest/secret.js';
-import { idsInScope, inUse, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../dm/records.js';
+import { idsInScope, inUse, mapUnique, requireBoundWhenLimited, rowInScope, sameCustomer } from '../shared/records.js';
 import { sensorLiveSelect } from '../sensor/sensor.repository.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
@@ -104,7 +104,7 @@ async function checkCarrier(k: Kysely<DB>, scope: Scope, carrierId: number | nul
 export async function add(q: Queryable, scope: Scope, b: GatewayBody & { customerId?: number }) {
   const k = scoped(q, scope);
   const customerId = targetCustomer(scope, b.customerId);
-  await checkOffered(q, { gateway: b.type });
+  await checkOffered(q, 'gateway', b);
   await checkCarrier(k, scope, b.carrierId, customerId);
   await checkSn(q, b.sn);
   const secret = generateGatewaySecret();
@@ -131,7 +131,7 @@ export async function update(q: Queryable, scope: Scope, b: GatewayBody & { id: 
     .forUpdate()
     .executeTakeFirst();
   if (!cur) throw notFound();
-  await checkOffered(q, { gateway: b.type }, cur.type);
+  await checkOffered(q, 'gateway', b, cur);
   await checkCarrier(k, scope, b.carrierId, cur.customer_id);
   await checkSn(q, b.sn, b.id);
   await mapUnique(

@@ -1,10 +1,10 @@
 import { gatewayApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { setDeviceStatus } from '../dm/records.js';
+import { setDeviceStatus } from '../shared/records.js';
 import * as repo from './gateway.repository.js';
 
 /** Gateways of spec §3: enrolment with a one-time secret, status and heartbeat fields. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
 import { verifyGatewaySecret } from '../../ingest/secret.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 let t: TestCtx;
 let a: Records;

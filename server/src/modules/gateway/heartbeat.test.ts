@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 import { enforceRetention } from '../../jobs/retention.js';
 
 /** Gateway heartbeat history (spec §3 Gateway; settings "gateway heartbeat history on/off and days"). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
-import { call, seedRecords, type Records } from '../dm/records.fixture.js';
+import { call, seedRecords, type Records } from '../shared/records.fixture.js';
 import { markForRollup, rollupAll } from '../../ingest/rollup.js';
 
 let t: TestCtx;

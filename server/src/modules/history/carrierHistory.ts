@@ -1,9 +1,11 @@
-import { carrierSeries, carrierValue, type CarrierHistoryResult, type HistoryPoint, type SampleMode } from '@coldwatch/contract';
+import { carrierValue, type CarrierHistoryResult, type HistoryPoint, type SampleMode } from '@coldwatch/contract';
 import type { Db } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { ROLLUP_AFTER_MS } from './history.repository.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
+import { carrierValues, valueSensors } from './carrierValues.js';
+import { excludedPeriods } from './excludedPeriods.js';
 
 // Hot path like history.repository.ts: the carrier is found in the caller's scope first, then
 // every reading query is by its sensors' ids.
@@ -35,21 +37,19 @@ export async function carrierHistory(db: Db, scope: Scope, a: CarrierHistoryArgs
     .where((eb) => sceneLimit(eb, scope, 'carrier', 'c'))
     .executeTakeFirst();
   if (!carrier) return undefined;
-  const sensors = await db.query<{ id: number; dev_no: string; sample_interval: number }>(
-    `SELECT id, dev_no, sample_interval FROM sensor WHERE carrier_id = $1 AND status <> 2 ORDER BY id`,
-    [carrier.id],
-  );
+  // Each sensor's offline rule (alarm/offline.ts, its monitor task): a value older than that is stale, as on the board.
+  const sensors = (await valueSensors(db, [carrier.id])).get(carrier.id) ?? [];
   const mode = carrier.sample_mode as SampleMode;
   const base = {
     carrierId: carrier.id,
     name: carrier.name,
     mode,
-    devNos: sensors.map((s) => s.dev_no),
+    devNos: sensors.map((s) => s.devNo),
     zone: { tempMin: carrier.tempMin, tempMax: carrier.tempMax, humMin: carrier.humMin, humMax: carrier.humMax },
+    excluded: await excludedPeriods(db, scope, carrier.id, a.start, a.end),
   };
   if (!sensors.length) return { ...base, total: 0, points: [], downsampled: false, source: 'raw' };
   const ids = sensors.map((s) => s.id);
-  const stale = sensors.map((s) => (3 * s.sample_interval + 60) * 1000);
 
   if (a.end - a.start > ROLLUP_AFTER_MS) {
     const span = a.end - a.start + 1;
@@ -70,41 +70,8 @@ export async function carrierHistory(db: Db, scope: Scope, a: CarrierHistoryArgs
   }
 
   // The sensors' readings in the span, and the one before it of each (the state the span starts from).
-  const series = await Promise.all(
-    FIELDS.map(async (f) => {
-      const rows = await db.query<{ sensor_id: number; ts: number; v: number }>(
-        `SELECT sensor_id, (extract(epoch from ts) * 1000)::bigint AS ts, ${f} AS v FROM reading
-          WHERE sensor_id = ANY($1::int[]) AND ts >= $2 AND ts <= $3 AND customer_id = $4 AND ${f} IS NOT NULL ORDER BY ts`,
-        [ids, new Date(a.start), new Date(a.end), carrier.customer_id],
-      );
-      const before = await db.query<{ id: number; ts: number; v: number }>(
-        `SELECT s.id, (extract(epoch from r.ts) * 1000)::bigint AS ts, r.v FROM unnest($1::int[]) AS s(id)
-           CROSS JOIN LATERAL (SELECT ts, ${f} AS v FROM reading WHERE sensor_id = s.id AND ts < $2 AND customer_id = $3 AND ${f} IS NOT NULL ORDER BY ts DESC LIMIT 1) r`,
-        [ids, new Date(a.start), carrier.customer_id],
-      );
-      return carrierSeries(
-        mode,
-        ids.map((id, i) => {
-          const b = before.find((x) => x.id === id);
-          return {
-            staleMs: stale[i],
-            samples: rows.filter((r) => r.sensor_id === id).map((r) => ({ ts: Number(r.ts), value: r.v })),
-            before: b ? { ts: Number(b.ts), value: b.v } : null,
-          };
-        }),
-        a.start,
-      );
-    }),
-  );
-  const merged = new Map<number, HistoryPoint>();
-  FIELDS.forEach((f, i) => {
-    for (const p of series[i]) {
-      const cur = merged.get(p.ts) ?? point(p.ts, null, null);
-      cur[f] = round2(p.value);
-      merged.set(p.ts, cur);
-    }
-  });
-  const points = [...merged.values()].sort((x, y) => x.ts - y.ts);
+  const values = await carrierValues(db, { id: carrier.id, customerId: carrier.customer_id, mode, sensors }, a.start, a.end);
+  const points = values.map((v) => point(v.ts, round2(v.temp), round2(v.hum)));
   if (points.length <= a.maxPoints) return { ...base, total: points.length, points, downsampled: false, source: 'raw' };
   return { ...base, total: points.length, points: keepExtremes(points, a), downsampled: true, source: 'raw' };
 }

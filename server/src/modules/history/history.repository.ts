@@ -1,9 +1,10 @@
-import { sensorMeasuresHumidity, type HistoryPoint, type HistoryResult, type SensorType } from '@coldwatch/contract';
+import { sensorReadings, type HistoryPoint, type HistoryResult, type SensorType } from '@coldwatch/contract';
 import type { Db } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { msColumn } from '../../platform/db/query.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
+import { excludedPeriods } from './excludedPeriods.js';
 
 // The reading queries below are the hot path, written as SQL (docs/data-layer.md): the sensor is
 // found in the caller's scope first, and every reading query is by that sensor's id and its
@@ -15,9 +16,7 @@ const POINT_COLS = `${msColumn('ts', 'ts')}, ${r2('temp', 'temp')}, ${r2('hum', 
 
 /** The values a sensor type measures: the ones downsampling must keep the extremes of. */
 function measured(type: SensorType): ('temp' | 'hum' | 'gas' | 'door')[] {
-  if (type === 'gas') return ['gas'];
-  if (type === 'magnet') return ['door'];
-  return sensorMeasuresHumidity(type) ? ['temp', 'hum'] : ['temp'];
+  return sensorReadings(type).filter((f) => f === 'temp' || f === 'hum' || f === 'gas' || f === 'door');
 }
 
 export interface HistoryArgs {
@@ -38,18 +37,20 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
   const sensor = await scoped(db, scope)
     .selectFrom('sensor as x')
     .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
-    .select(['x.id', 'x.type', 'x.customer_id as customerId', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
+    .select(['x.id', 'x.type', 'x.customer_id as customerId', 'x.carrier_id as carrierId', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
     .where('x.dev_no', '=', a.deviceNo)
     .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
     .executeTakeFirst()
     .then((r) => r && { ...r, type: r.type as SensorType });
   if (!sensor) return undefined;
   const zone = { tempMin: sensor.tempMin, tempMax: sensor.tempMax, humMin: sensor.humMin, humMax: sensor.humMax };
+  // The periods its current carrier's readings were invalid (invalid rules): shaded on the chart.
+  const excluded = await excludedPeriods(db, scope, sensor.carrierId, a.start, a.end);
   // Long spans read the rollups: counting and bucketing months of raw readings is what they exist to avoid.
-  if (a.end - a.start > ROLLUP_AFTER_MS && sensor.type !== 'magnet') return fromRollups(db, sensor, a, { deviceNo: a.deviceNo, type: sensor.type, zone });
+  if (a.end - a.start > ROLLUP_AFTER_MS && sensor.type !== 'magnet') return fromRollups(db, sensor, a, { deviceNo: a.deviceNo, carrierId: sensor.carrierId, type: sensor.type, zone, excluded });
   const range = [sensor.id, new Date(a.start), new Date(a.end), sensor.customerId];
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 AND customer_id = $4', range);
-  const base = { deviceNo: a.deviceNo, type: sensor.type, total: n, zone };
+  const base = { deviceNo: a.deviceNo, carrierId: sensor.carrierId, type: sensor.type, total: n, zone, excluded };
 
   if (n <= a.maxPoints) {
     const points = await db.query<HistoryPoint>(`SELECT ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 AND customer_id = $4 ORDER BY ts`, range);

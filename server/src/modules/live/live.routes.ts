@@ -1,7 +1,7 @@
 import { liveApi } from '@coldwatch/contract';
 import { scoped } from '../../platform/db/scoped.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { serve } from '../../platform/http/route.js';
 import { canSee, type Scope } from '../../platform/auth/scope.js';
 import { resolveSession, SESSION_COOKIE } from '../../platform/auth/session.js';

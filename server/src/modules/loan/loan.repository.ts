@@ -6,7 +6,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { AppError, noPermission, notFound, paramError } from '../../platform/http/errors.js';
-import { rowInScope } from '../dm/records.js';
+import { rowInScope } from '../shared/records.js';
 
 /*
  * Lending (docs/devices.md "Lending"). A lent sensor's row moves to the borrower: customer,

@@ -1,5 +1,5 @@
 import { loanApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { serve } from '../../platform/http/route.js';
 import * as repo from './loan.repository.js';

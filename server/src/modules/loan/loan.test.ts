@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 import { returnDueLoans } from '../../jobs/loanReturn.js';
 import { rollupAll } from '../../ingest/rollup.js';
 import { startAlarm } from '../../alarm/index.js';

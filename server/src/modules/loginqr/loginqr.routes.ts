@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { authApi, Code, loginQrApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import type { Db } from '../../platform/db/client.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { AppError } from '../../platform/http/errors.js';

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import { metricsApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { crossTenant, system } from '../../platform/db/kysely.js';
 import { ingestOf } from '../../ingest/service.js';
 import { healthOf } from '../../platform/health/health.js';
@@ -10,7 +10,8 @@ import { serve } from '../../platform/http/route.js';
 
 const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
 
-const NOTICE_STATUS_NAME: Record<number, string> = { 0: 'pending', 1: 'sent', 2: 'failed' };
+// Skipped: an alarm that went to nobody on purpose (the notice log says why); a rise is worth an alert.
+const NOTICE_STATUS_NAME: Record<number, string> = { 0: 'pending', 1: 'sent', 2: 'failed', 3: 'skipped' };
 
 /**
  * `GET /metrics` for Prometheus. With METRICS_TOKEN set it needs `Authorization: Bearer <token>`

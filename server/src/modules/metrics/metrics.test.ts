@@ -34,6 +34,17 @@ describe('/metrics', () => {
     expect(after).toMatch(/^coldwatch_http_request_seconds_count\{route="\/ingest\/v1\/:sn\/:kind",method="POST",status="2xx"\} \d+$/m);
   });
 
+  it('names skipped notices (alarms that went to nobody) by their status', async () => {
+    expect(await scrape()).not.toMatch(/^coldwatch_notices\{status="3"\}/m);
+    await t.db.query(
+      `INSERT INTO notice_log (customer_id, type, channel, recipient, content, status, result) VALUES ($1, 'alarm', 'email', '', 'x', 3, 'noRecipient')`,
+      [t.tenants.a.customerId],
+    );
+    const text = await scrape();
+    expect(value(text, 'coldwatch_notices{status="skipped"}')).toBeGreaterThanOrEqual(1);
+    expect(text).not.toMatch(/^coldwatch_notices\{status="3"\}/m);
+  });
+
   it('observes the alarm latency of an exception the evaluator opens', async () => {
     const before = value(await scrape(), 'coldwatch_alarm_latency_seconds_count');
     const s = await site(t.db, t.tenants.a.customerId, { name: 'Metrics Fridge' });

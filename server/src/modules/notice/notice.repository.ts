@@ -3,7 +3,7 @@ import { NOTICE_STATUS } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
+import { contains, inTimeRange, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { notFound } from '../../platform/http/errors.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
@@ -28,9 +28,11 @@ export function page(q: Queryable, scope: Scope, f: NoticeFilter) {
   const k = scoped(q, scope);
   const query = k
     .selectFrom('notice_log as n')
+    .innerJoin('customer as cu', 'cu.id', 'n.customer_id')
     .select([
       'n.id',
       'n.customer_id as customerId',
+      'cu.name as customerName',
       'n.exception_id as exceptionId',
       'n.type',
       'n.channel',
@@ -51,8 +53,7 @@ export function page(q: Queryable, scope: Scope, f: NoticeFilter) {
       if (f.status !== undefined) and.push(eb('n.status', '=', f.status));
       if (f.recipient) and.push(eb('n.recipient', 'ilike', contains(f.recipient)));
       if (f.exceptionId) and.push(eb('n.exception_id', '=', f.exceptionId));
-      if (f.startTime !== undefined) and.push(eb('n.created_at', '>=', new Date(f.startTime)));
-      if (f.endTime !== undefined) and.push(eb('n.created_at', '<=', new Date(f.endTime)));
+      and.push(...inTimeRange(eb, 'n.created_at', f));
       return eb.and(and);
     });
   return paged(query, f, { by: ['n.created_at desc', 'n.id desc'], windowedCountOn: k });

@@ -38,7 +38,7 @@ describe('notice log API', () => {
     const mail = r.rows.find((x: any) => x.channel === 'email');
     expect(mail).toMatchObject({
       type: 'alarm', status: 2, attempts: 1, result: 'SMTP_URL not configured', sendTime: null,
-      customerId: t.tenants.a.customerId,
+      customerId: t.tenants.a.customerId, customerName: 'Alpha Hospital',
     });
     expect(mail.subject).toContain('Alpha Fridge');
     expect(mail.content).toContain('Alpha Fridge');

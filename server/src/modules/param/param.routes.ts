@@ -1,6 +1,6 @@
 import { paramApi, recordRetentionRefusal } from '@coldwatch/contract';
 import { paramError } from '../../platform/http/errors.js';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { serve } from '../../platform/http/route.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { PLANE_MAX_BYTES, planeApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
 import { png, uploadAs } from '../../../test/upload.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 /** Floor plans: a picture on a funcType 1 node and sensors placed on it (spec §2, §3, §5 uploads, §7 home/scene). */
 

@@ -3,13 +3,10 @@ import { Code, type RelayBody } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { deviceNumberTaken } from '../dm/deviceNumber.js';
-import { checkOffered } from '../type/type.repository.js';
-import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
+import { msOf, msOrNull, paged } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
-import { gatewayAndCarrier, mapUnique } from '../dm/records.js';
-import { busLimit, busStatus, busStatusIs } from '../dm/busDevice.js';
+import { BUS_SORTABLE, busAdd, busLimit, busStatus, busUpdate, busWhere, type BusFilter, type BusWrite } from '../dm/busDevice.js';
 
 /** Relays of spec §3 (docs/devices.md "Relays"): enrolment on a gateway, binding to a carrier. */
 
@@ -47,25 +44,8 @@ export function relaySelect(k: Kysely<DB>) {
     ]);
 }
 
-export interface RelayFilter extends PageInput {
-  devNo?: string;
-  name?: string;
-  status?: number;
-  carrierId?: number;
-  gatewayId?: number;
-}
-
-export function page(q: Queryable, scope: Scope, f: RelayFilter) {
-  const query = relaySelect(scoped(q, scope)).where((eb) => {
-    const and = [busLimit(eb, scope)];
-    if (f.devNo) and.push(eb('t.dev_no', 'ilike', contains(f.devNo)));
-    if (f.name) and.push(eb('t.name', 'ilike', contains(f.name)));
-    if (f.status !== undefined) and.push(busStatusIs(eb, f.status));
-    if (f.carrierId) and.push(eb('t.carrier_id', '=', f.carrierId));
-    if (f.gatewayId) and.push(eb('t.gateway_id', '=', f.gatewayId));
-    return eb.and(and);
-  });
-  return paged(query, f, { sortable: { devNo: 't.dev_no', name: 't.name', createdAt: 't.created_at' }, by: 't.id' });
+export function page(q: Queryable, scope: Scope, f: BusFilter) {
+  return paged(relaySelect(scoped(q, scope)).where((eb) => busWhere(eb, scope, f)), f, { sortable: BUS_SORTABLE, by: 't.id' });
 }
 
 export function detail(q: Queryable, scope: Scope, id: number) {
@@ -75,34 +55,15 @@ export function detail(q: Queryable, scope: Scope, id: number) {
     .executeTakeFirst();
 }
 
-/** Device numbers are unique on the whole platform (device protocol), relays and sensors alike. */
-const numberExists = () => conflict(Code.CODE_EXISTS, 'errors.exists.number');
+const write: BusWrite<'relay', RelayBody> = {
+  table: 'relay',
+  columns: (b) => ({ dev_no: b.devNo, name: b.name, type: b.type, mac: b.mac, report_interval: b.reportInterval, gateway_id: b.gatewayId, carrier_id: b.carrierId, tz: b.tz }),
+  taken: () => conflict(Code.CODE_EXISTS, 'errors.exists.number'),
+};
 
+export const add = (q: Queryable, scope: Scope, b: RelayBody) => busAdd(q, scope, write, b);
 
-async function checkNumber(q: Queryable, devNo: string, exceptId = 0) {
-  if (await deviceNumberTaken(q, devNo, { table: 'relay', id: exceptId })) throw numberExists();
-}
-
-const columns = (b: RelayBody) => ({ dev_no: b.devNo, name: b.name, type: b.type, mac: b.mac, report_interval: b.reportInterval, gateway_id: b.gatewayId, carrier_id: b.carrierId, tz: b.tz });
-
-export async function add(q: Queryable, scope: Scope, b: RelayBody) {
-  const k = scoped(q, scope);
-  const customerId = await gatewayAndCarrier(k, scope, b);
-  await checkOffered(q, { other: { kind: 'relay', code: b.type } });
-  await checkNumber(q, b.devNo);
-  const row = await mapUnique(() => k.insertInto('relay').values({ customer_id: customerId, ...columns(b) }).returning('id').executeTakeFirstOrThrow(), { relay_dev_no: numberExists() });
-  return { id: row.id };
-}
-
-export async function update(q: Queryable, scope: Scope, b: RelayBody & { id: number }) {
-  const k = scoped(q, scope);
-  const cur = await k.selectFrom('relay as t').select(['t.id', 't.customer_id']).where('t.id', '=', b.id).where((eb) => busLimit(eb, scope)).forUpdate().executeTakeFirst();
-  if (!cur) throw notFound();
-  await gatewayAndCarrier(k, scope, b, cur.customer_id);
-  await checkNumber(q, b.devNo, b.id);
-  await mapUnique(() => k.updateTable('relay').set(columns(b)).where('id', '=', b.id).execute(), { relay_dev_no: numberExists() });
-  return { id: b.id };
-}
+export const update = (q: Queryable, scope: Scope, b: RelayBody & { id: number }) => busUpdate(q, scope, write, b);
 
 /** Every id a relay of the caller's scope and limit, locked for the change; else 404. */
 export async function relaysInScope(k: Kysely<DB>, scope: Scope, ids: number[]) {

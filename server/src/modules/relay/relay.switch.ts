@@ -47,10 +47,14 @@ async function command(k: Kysely<DB>, r: RelayRef, on: boolean, orderType: strin
   return { id: row.id, sn: r.sn, payload };
 }
 
-/** Whether the relay's condition holds: its carrier has an ongoing exception. */
+/**
+ * Whether the relay's condition holds: its carrier has an ongoing temperature or humidity
+ * exception. A sensor offline, a power failure or a low battery switch no fan or heater
+ * (docs/alarms.md "Connection, power and battery"): they are not the point's climate.
+ */
 async function conditionOf(k: Kysely<DB>, carrierId: number | null): Promise<boolean> {
   if (!carrierId) return false;
-  const hit = await k.selectFrom('exception_record').select('id').where('carrier_id', '=', carrierId).where('ongoing', '=', true).limit(1).executeTakeFirst();
+  const hit = await k.selectFrom('exception_record').select('id').where('carrier_id', '=', carrierId).where('ongoing', '=', true).where('type', '=', 'data').limit(1).executeTakeFirst();
   return !!hit;
 }
 

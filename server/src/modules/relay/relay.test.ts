@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 import { runRelaySwitches } from '../../jobs/relaySwitch.js';
 
 /** Relays (spec §3 Relay) and their switching (§4 Device switch; device-protocol.md down/output). */
@@ -109,5 +109,25 @@ describe('relays and switching', () => {
     const bare = await call(t, a.cookie, 'POST', '/service/relay/add', { devNo: 'R0000002', name: 'Siren', gatewayId: a.gatewayId });
     expect((await switchIt({ ids: [bare.id], mode: 'intelligent' })).result.errors).toEqual({ ids: 'Intelligent switching follows a monitoring point: bind the relay to one first' });
     expect((await call(t, a.cookie, 'DELETE', `/service/relay/del?ids=${bare.id}`)).deleted).toBe(1);
+  });
+
+  it('a switched-off type: a relay that has it keeps it on a change, one that chooses it anew is refused (400 on type)', async () => {
+    const root = await t.login('admin');
+    const kept = await call(t, a.cookie, 'POST', '/service/relay/add', { devNo: 'R0000003', name: 'Heater', gatewayId: a.gatewayId });
+    const other = await call(t, a.cookie, 'POST', '/service/relay/add', { devNo: 'R0000004', name: 'Lamp', gatewayId: a.gatewayId });
+    // A relay enrolled under a type the catalogue no longer lists.
+    await t.db.query(`UPDATE relay SET type = 'relay0' WHERE id = $1`, [other.id]);
+    await call(t, root, 'PUT', '/service/deviceType/update', { kind: 'relay', code: 'relay1', enabled: false, remark: '' });
+    try {
+      const change = (id: number, devNo: string) => req(a.cookie, 'PUT', '/service/relay/update', { id, devNo, name: 'Renamed', type: 'relay1', gatewayId: a.gatewayId });
+      expect((await change(kept.id, 'R0000003')).state.code).toBe(200000);
+      const refused = await change(other.id, 'R0000004');
+      expect(refused.status).toBe(400);
+      expect(refused.result.errors).toEqual({ type: 'This type is switched off in the type catalogue and cannot be chosen for a new device or carrier' });
+      expect((await relay(other.id)).type).toBe('relay0');
+    } finally {
+      await call(t, root, 'PUT', '/service/deviceType/update', { kind: 'relay', code: 'relay1', enabled: true, remark: '' });
+    }
+    expect((await call(t, a.cookie, 'DELETE', `/service/relay/del?ids=${kept.id},${other.id}`)).deleted).toBe(2);
   });
 });

@@ -1,35 +1,10 @@
-import { USER_TYPE, reachesLevel } from '@coldwatch/contract';
+import { USER_TYPE, reachesLevel, type MenuNode, type PermissionNode } from '@coldwatch/contract';
+import type { Kysely } from 'kysely';
 import type { Db, Queryable } from '../../platform/db/client.js';
+import type { DB } from '../../platform/db/schema.gen.js';
 import { crossTenant, system } from '../../platform/db/kysely.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { ROOT_USER_ID, funcLevel } from '../../platform/auth/funcs.js';
-
-/** One entry of a caller's menu tree (spec §3 menu resource, as the shell needs it). */
-export interface MenuNode {
-  id: number;
-  code: string;
-  /** The stored name; the web shows the catalogue text `menu.<code>` when it has one. */
-  name: string;
-  url: string;
-  icon: string;
-  hidden: boolean;
-  children: MenuNode[];
-}
-
-interface ResourceRow {
-  id: number;
-  parent_id: number | null;
-  code: string;
-  name: string;
-  url: string;
-  icon: string;
-  hidden: boolean;
-  enabled: boolean;
-  visible: string;
-  func_object: string | null;
-  access_level: number;
-  sort: number;
-}
 
 /** The code of the menu-resource management entry: shown to root (user id 1) only (spec §6). */
 export const RESOURCE_CODE = 'resource';
@@ -41,7 +16,7 @@ export function visibleTo(visible: string, userType: number, isRoot: boolean): b
   return true;
 }
 
-async function allResources(q: Queryable): Promise<ResourceRow[]> {
+function allResources(q: Queryable) {
   return system(q)
     .selectFrom('menu_resource')
     .select(['id', 'parent_id', 'code', 'name', 'url', 'icon', 'hidden', 'enabled', 'visible', 'func_object', 'access_level', 'sort'])
@@ -49,18 +24,26 @@ async function allResources(q: Queryable): Promise<ResourceRow[]> {
     .orderBy('id')
     .execute();
 }
+type ResourceRow = Awaited<ReturnType<typeof allResources>>[number];
 
-/** The menu resources the user's active roles make operable (spec §3 role "operable resources"). */
-export async function operableResources(q: Queryable, userId: number): Promise<Set<number>> {
-  const rows = await crossTenant(q, 'a user\'s own roles, whichever customer it currently works in')
+/**
+ * The menu resources a user's active roles make operable (spec §3 role "operable resources"):
+ * the union of their resources, read through `k`, whose scope the caller chooses.
+ */
+export function operableResourceIds(k: Kysely<DB>, userId: number) {
+  return k
     .selectFrom('user_role as ur')
     .innerJoin('role as r', 'r.id', 'ur.role_id')
     .innerJoin('role_resource as rr', 'rr.role_id', 'r.id')
     .select('rr.resource_id')
     .distinct()
     .where('ur.user_id', '=', userId)
-    .where('r.status', '=', 1)
-    .execute();
+    .where('r.status', '=', 1);
+}
+
+/** The caller's own operable resources, whichever customer it currently works in. */
+export async function operableResources(q: Queryable, userId: number): Promise<Set<number>> {
+  const rows = await operableResourceIds(crossTenant(q, 'a user\'s own roles, whichever customer it currently works in'), userId).execute();
   return new Set(rows.map((r) => r.resource_id));
 }
 
@@ -125,16 +108,6 @@ export async function menuFor(db: Db | Queryable, scope: Scope, isRoot: boolean 
 
 /** Every id of a tree, depth first. */
 export const treeIds = (nodes: MenuNode[]): number[] => nodes.flatMap((n) => [n.id, ...treeIds(n.children)]);
-
-/** One node of the role editor's permission tree: a menu entry and the function codes it carries. */
-export interface PermissionNode {
-  id: number;
-  code: string;
-  name: string;
-  /** view/new/edit/remove<Object> (and the entry's extra codes) the caller may delegate; empty for sections. */
-  funcs: string[];
-  children: PermissionNode[];
-}
 
 /** Function codes outside the four verbs, carried by the entry that shows them. */
 const EXTRA_FUNCS: Record<string, string[]> = {

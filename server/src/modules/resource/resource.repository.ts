@@ -1,38 +1,16 @@
-import { ALL_FUNCS, Code, MENU_CODE, type ResourceBody } from '@coldwatch/contract';
+import { ALL_FUNCS, Code, MENU_CODE, type ResourceBody, type ResourceRow, type ResourceTreeNode } from '@coldwatch/contract';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
 import { system } from '../../platform/db/kysely.js';
 import { contains, paged, type PageInput } from '../../platform/db/query.js';
 import { AppError, conflict, notFound, paramError } from '../../platform/http/errors.js';
-import { mapUnique } from '../dm/records.js';
+import { mapUnique } from '../shared/records.js';
 import { entryFuncs } from './menu.service.js';
 
 /**
  * Menu resources (spec §3, `/sys/resource`): the whole table, for root only (the routes check
  * that); no customer scope — the menu is the product's, shared by every customer.
  */
-export interface ResourceRow {
-  id: number;
-  parentId: number | null;
-  code: string;
-  name: string;
-  url: string;
-  icon: string;
-  hidden: boolean;
-  enabled: boolean;
-  visible: 'all' | 'admin' | 'system';
-  funcObject: string | null;
-  /** The function codes the entry carries: view/new/edit/remove<Object> (and its extra codes). */
-  funcCodes: string[];
-  extraCode: string;
-  accessLevel: number;
-  sort: number;
-  builtin: boolean;
-}
-export interface ResourceTreeNode extends ResourceRow {
-  children: ResourceTreeNode[];
-}
-
 function resourceSelect(q: Queryable) {
   return system(q)
     .selectFrom('menu_resource as m')

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { resourceApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { noPermission, notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';

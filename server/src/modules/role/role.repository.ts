@@ -1,32 +1,10 @@
+import type { RoleDetail, RoleRow } from '@coldwatch/contract';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
-
-/** A role as the page and the detail answer it (spec §3 Role). */
-export interface RoleRow {
-  id: number;
-  customerId: number;
-  customerName: string;
-  name: string;
-  status: number;
-  type: 'admin' | 'normal';
-  level: number;
-  isDefault: boolean;
-  delegable: boolean;
-  description: string;
-  userCount: number;
-  createdAt: number;
-}
-
-export interface RoleDetail extends RoleRow {
-  funcs: string[];
-  resourceIds: number[];
-  proxyCustomerIds: number[];
-  sceneIds: number[];
-}
 
 function roleSelect(k: Kysely<DB>) {
   return k

@@ -1,4 +1,4 @@
-import { ALL_FUNCS, Code, ROLE_CODE, reachesLevel, type RoleBody, type RoleType } from '@coldwatch/contract';
+import { ALL_FUNCS, Code, ROLE_CODE, reachesLevel, type RoleBody, type RoleDetail, type RoleType } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import { system } from '../../platform/db/kysely.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -8,6 +8,7 @@ import { ROOT_USER_ID, reachableFuncs } from '../../platform/auth/funcs.js';
 import { AppError, conflict, noPermission, notFound, paramError } from '../../platform/http/errors.js';
 import { delegableFuncs, menuFor, treeIds } from '../resource/menu.service.js';
 import * as repo from './role.repository.js';
+import { checkSceneGrant } from '../shared/sceneGrant.js';
 
 /*
  * The role rules of spec §5/§6/§8, all decided here on the server:
@@ -62,7 +63,7 @@ export async function roleCustomer(q: Queryable, scope: Scope, requested?: numbe
 }
 
 /** Checks a role body against every rule and returns what is written. `existing` on update. */
-export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody, 'type'> & { type?: RoleType }, existing?: repo.RoleDetail): Promise<repo.RoleWrite> {
+export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody, 'type'> & { type?: RoleType }, existing?: RoleDetail): Promise<repo.RoleWrite> {
   const root = isRootScope(scope);
   // Customer (408): a role stays with its customer; a new one is the caller's unless a platform user acts for another.
   let customer: { id: number; type: string };
@@ -119,6 +120,7 @@ export async function checkRole(q: Queryable, scope: Scope, body: Omit<RoleBody,
     // Another customer's scene is outside the caller's scope and so not found: the same answer as the user form's.
     if (scenes.length !== sceneIds.length || scenes.some((s) => s.customer_id !== customer.id)) throw fail('errors.foreign.scene');
   }
+  checkSceneGrant(scope, sceneIds);
 
   // Default flag: once default, only root may lift it (default roles cannot be deleted).
   const isDefault = existing?.isDefault && !root ? true : body.isDefault;

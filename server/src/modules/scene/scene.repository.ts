@@ -7,7 +7,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { countOf } from '../../platform/db/query.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { AppError, conflict, noPermission, notFound } from '../../platform/http/errors.js';
-import { idsInScope, inUse, mapUnique, sameCustomer, subtreeIds } from '../dm/records.js';
+import { idsInScope, inUse, mapUnique, sameCustomer, subtreeIds } from '../shared/records.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /** Floor-plan nodes hold a picture with positioned devices, not a subtree (spec §4). */

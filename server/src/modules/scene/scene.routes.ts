@@ -1,5 +1,5 @@
 import { sceneApi, translate, type Locale, type TreeNode } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import type { Queryable } from '../../platform/db/client.js';
 import { isPlatform, type Scope } from '../../platform/auth/scope.js';
 import { mutate } from '../../platform/audit/audit.js';

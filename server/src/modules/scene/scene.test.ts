@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
-import { call, seedRecords, type Records } from '../dm/records.fixture.js';
+import { call, seedRecords, type Records } from '../shared/records.fixture.js';
 
 /** Building the app and seeding two customers through the API can be slow on a busy two-core machine. */
 const SETUP_MS = 180_000;

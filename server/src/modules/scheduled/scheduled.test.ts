@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
-import { call } from '../dm/records.fixture.js';
+import { call } from '../shared/records.fixture.js';
 import { startJobs } from '../../jobs/index.js';
 import type { JobRunner } from '../../platform/jobs/runner.js';
 
@@ -26,7 +26,7 @@ describe('/sys/scheduled', () => {
   it('lists every periodic job with its schedule and its last run', async () => {
     await jobs.kick();
     const list = await call(t, root, 'GET', '/service/scheduled/list');
-    expect(list.map((j: { name: string }) => j.name)).toEqual(['backup', 'config-timeout', 'loan-return', 'presence', 'relay-switch', 'retention', 'rollup']);
+    expect(list.map((j: { name: string }) => j.name)).toEqual(['alarm-notice', 'alarm-resume', 'backup', 'calibration-notice', 'config-timeout', 'display-buzzer', 'loan-return', 'presence', 'relay-switch', 'retention', 'rollup', 'verify-task']);
     const presence = list.find((j: { name: string }) => j.name === 'presence');
     expect(presence).toMatchObject({ everyS: 30, lastState: 'done', running: false, queued: false });
     expect(presence).toMatchObject({ lastFigures: { offline: 0 }, lastError: '' });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { TestCtx } from '../../../test/helper.js';
 import { uploadAs } from '../../../test/upload.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 /** Gas detectors and door magnets (spec §2 /device/gas, /device/magnetism; §3 gas codes; §7 gas/import, magnetism/import). */
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { TestCtx } from '../../../test/helper.js';
 import { uploadAs } from '../../../test/upload.js';
-import { call, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 /** Sensor import of spec §7 (sensor/importSensor): all rows or none, every bad row named. */
 

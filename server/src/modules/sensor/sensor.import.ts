@@ -1,6 +1,19 @@
 import type { Kysely } from 'kysely';
-import { Code, deviceNo, GAS_CODES, gatewaySn, sampleIntervalSeconds, SENSOR_TYPES, translate, type GasCode, type Locale, type SensorKind, type SensorType } from '@coldwatch/contract';
-import { disabledTypes, sensorTypeOffered } from '../type/type.repository.js';
+import {
+  CLIMATE_SENSOR_TYPES,
+  Code,
+  deviceNo,
+  GAS_CODES,
+  gatewaySn,
+  sampleIntervalSeconds,
+  sensorTypeOffered,
+  translate,
+  type GasCode,
+  type Locale,
+  type SensorKind,
+  type SensorType,
+} from '@coldwatch/contract';
+import { disabledTypes } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -26,7 +39,6 @@ const COLUMNS: Record<SensorKind, Column[]> = {
   magnet: ['devNo', 'gatewaySn', 'carrier', 'sampleInterval', 'description'],
 };
 const REQUIRED: Record<SensorKind, Column[]> = { sensor: ['devNo', 'type', 'gatewaySn'], gas: ['devNo', 'gasCode', 'gatewaySn'], magnet: ['devNo', 'gatewaySn'] };
-const RADIO_TYPES = SENSOR_TYPES.filter((t) => t !== 'gas' && t !== 'magnet');
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const headerOf = (c: Column, l: Locale) => translate(`errors.import.sensorColumn.${c}`, l);
 
@@ -100,7 +112,7 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
     else if (taken.has(devNo)) fail(row, 'devNo', 'errors.exists.number');
     seen.set(devNo, row);
     if (kind === 'sensor') {
-      if (!(RADIO_TYPES as readonly string[]).includes(type)) fail(row, 'type', type ? 'errors.rule.sensorType' : 'errors.rule.required');
+      if (!(CLIMATE_SENSOR_TYPES as readonly string[]).includes(type)) fail(row, 'type', type ? 'errors.rule.sensorType' : 'errors.rule.required');
       else if (!sensorTypeOffered(off, type)) fail(row, 'type', 'errors.rule.typeDisabled');
     } else if (kind === 'gas') {
       if (!(GAS_CODES as readonly string[]).includes(gas)) fail(row, 'gasCode', gas ? 'errors.rule.gasCode' : 'errors.rule.required');
@@ -157,6 +169,6 @@ export function sensorTemplate(locale: Locale, kind: SensorKind = 'sensor'): Pro
   const codes: { title: string; rows: [string, string][] } =
     kind === 'gas'
       ? { title: translate('errors.import.gasCodesSheet', locale), rows: GAS_CODES.map((g) => [g, translate(`errors.import.gas.${g}`, locale)]) }
-      : { title: translate('errors.import.typesSheet', locale), rows: (kind === 'sensor' ? RADIO_TYPES : (['magnet'] as const)).map((t) => [t, translate(`errors.import.sensorType.${t}`, locale)]) };
+      : { title: translate('errors.import.typesSheet', locale), rows: (kind === 'sensor' ? CLIMATE_SENSOR_TYPES : (['magnet'] as const)).map((t) => [t, translate(`errors.import.sensorType.${t}`, locale)]) };
   return writeTemplate(translate(`errors.import.${SHEET[kind]}`, locale), COLUMNS[kind].map((c) => headerOf(c, locale)), example, codes);
 }

@@ -1,14 +1,14 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { calibNoticeOk, Code, type ConfigStatus, type SensorBody, type SensorKind, type SensorType } from '@coldwatch/contract';
+import { sql, type Kysely } from 'kysely';
+import { calibNoticeOk, Code, isClimateSensor, NOT_CLIMATE_SENSOR_TYPES, type ConfigStatus, type SensorBody, type SensorKind, type SensorType } from '@coldwatch/contract';
 import { checkOffered } from '../type/type.repository.js';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { deviceNumberTaken } from '../dm/deviceNumber.js';
-import { contains, msOf, msOrNull, paged, type PageInput } from '../../platform/db/query.js';
+import { contains, msOf, msOrNull, paged, type AnyExpressionBuilder, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound, paramError } from '../../platform/http/errors.js';
-import { gatewayAndCarrier, idsInScope, inUse, mapUnique } from '../dm/records.js';
+import { gatewayAndCarrier, idsInScope, inUse, mapUnique } from '../shared/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
@@ -93,15 +93,15 @@ export interface SensorFilter extends PageInput {
 }
 
 /** The rows of a kind of the device menu (radio sensors, gas detectors, door magnets). */
-const kindOf = (eb: ExpressionBuilder<any, any>, kind: SensorKind, alias = 'x') =>
-  kind === 'sensor' ? eb(`${alias}.type`, 'not in', ['gas', 'magnet']) : eb(`${alias}.type`, '=', kind);
+const kindOf = (eb: AnyExpressionBuilder, kind: SensorKind, alias = 'x') =>
+  kind === 'sensor' ? eb(`${alias}.type`, 'not in', NOT_CLIMATE_SENSOR_TYPES) : eb(`${alias}.type`, '=', kind);
 
 const SORTABLE = { devNo: 'x.dev_no', type: 'x.type', status: 'x.status', lastTs: 'x.last_ts', createdAt: 'x.created_at' };
 
 export function page(q: Queryable, scope: Scope, f: SensorFilter) {
   const k = scoped(q, scope);
   // On the sensor's own columns (alias x) only, so that the count can run without the joins.
-  const where = (eb: ExpressionBuilder<any, any>) => {
+  const where = (eb: AnyExpressionBuilder) => {
     const and = [sceneLimit(eb, scope, 'sensor', 'x')];
     if (f.devNo) and.push(eb('x.dev_no', 'ilike', contains(f.devNo)));
     if (f.type) and.push(eb('x.type', '=', f.type));
@@ -176,7 +176,7 @@ export async function add(q: Queryable, scope: Scope, b: SensorBody, kind?: Sens
   checkKind(b, kind);
   checkNotice(b);
   checkGas(b);
-  await checkOffered(q, { sensor: b.type, gas: b.type === 'gas' ? b.gasCode : null });
+  await checkOffered(q, 'sensor', b);
   const k = scoped(q, scope);
   const customerId = await gatewayAndCarrier(k, scope, b);
   if (await deviceNumberTaken(q, b.devNo)) throw numberExists();
@@ -184,7 +184,7 @@ export async function add(q: Queryable, scope: Scope, b: SensorBody, kind?: Sens
     sensor_dev_no: numberExists(),
   });
   // A gas detector or door magnet changes nothing of what the carrier measures.
-  if (b.carrierId && b.type !== 'gas' && b.type !== 'magnet') await checkHumidityZone(k, b.carrierId, 'carrierId');
+  if (b.carrierId && isClimateSensor(b.type)) await checkHumidityZone(k, b.carrierId, 'carrierId');
   return { id: row.id };
 }
 
@@ -205,14 +205,14 @@ export async function update(q: Queryable, scope: Scope, b: SensorBody & { id: n
   // A borrowed sensor goes home as it came: the borrower binds it, but does not renumber or retype it.
   if (cur.lent_from !== null && (b.devNo !== cur.dev_no || b.type !== cur.type)) throw paramError('errors.loan.borrowedFixed', { [b.devNo !== cur.dev_no ? 'devNo' : 'type']: 'errors.loan.borrowedFixed' });
   checkNotice(b, cur.calibNotice);
-  await checkOffered(q, { sensor: b.type, gas: b.type === 'gas' ? b.gasCode : null }, cur.type, cur.gas_code);
+  await checkOffered(q, 'sensor', b, { type: cur.type, gasCode: cur.gas_code });
   await gatewayAndCarrier(k, scope, b, cur.customer_id);
   if (await deviceNumberTaken(q, b.devNo, { table: 'sensor', id: b.id })) throw numberExists();
   await mapUnique(() => k.updateTable('sensor').set(columns(b)).where('id', '=', b.id).where('customer_id', '=', cur.customer_id).execute(), {
     sensor_dev_no: numberExists(),
   });
   // A gas detector or door magnet changes nothing of what the carrier measures.
-  if (b.carrierId && b.type !== 'gas' && b.type !== 'magnet') await checkHumidityZone(k, b.carrierId, 'carrierId');
+  if (b.carrierId && isClimateSensor(b.type)) await checkHumidityZone(k, b.carrierId, 'carrierId');
   return { id: b.id, oldDevNo: cur.dev_no };
 }
 

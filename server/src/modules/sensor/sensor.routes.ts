@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { gasApi, magnetApi, sensorApi, type FuncObject, type SensorKind } from '@coldwatch/contract';
-import type { Module, ZApp } from '../index.js';
-import type { AppDeps } from '../../deps.js';
+import type { AppDeps, Module } from '../../deps.js';
+import type { ZApp } from '../../platform/http/route.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { readLogged } from '../../platform/http/upload.js';
 import { readXlsxUpload } from '../../platform/xlsx/sheet.js';
@@ -9,7 +9,7 @@ import { importSensors, sensorTemplate } from './sensor.import.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { setDeviceStatus } from '../dm/records.js';
+import { setDeviceStatus } from '../shared/records.js';
 import * as repo from './sensor.repository.js';
 
 /**

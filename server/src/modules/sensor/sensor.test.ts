@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 let t: TestCtx;
 let a: Records;

@@ -1,16 +1,7 @@
+import type { MenuNode } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { menuFor } from '../resource/menu.service.js';
-
-/** A menu entry as the shortcut dialog shows it. */
-export interface MenuNode {
-  id: number;
-  code: string;
-  name: string;
-  url: string;
-  icon: string;
-  children: MenuNode[];
-}
 
 /**
  * The entries a caller may pick shortcuts from: its visible menu (`menuFor`: visibility,
@@ -18,12 +9,12 @@ export interface MenuNode {
  * (home is pinned anyway; hidden pages are reached from other pages, not from the menu).
  */
 export async function visibleMenu(q: Queryable, scope: Scope): Promise<MenuNode[]> {
-  const strip = (nodes: Awaited<ReturnType<typeof menuFor>>): MenuNode[] =>
+  const strip = (nodes: MenuNode[]): MenuNode[] =>
     nodes.flatMap((n) => {
       if (n.hidden) return [];
       const children = strip(n.children);
       if (n.children.length && !children.length) return [];
-      return [{ id: n.id, code: n.code, name: n.name, url: n.url, icon: n.icon, children }];
+      return [{ ...n, children }];
     });
   return strip(await menuFor(q, scope));
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../platform/auth/password.js';
 import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
-import { seedRecords, type Records } from '../dm/records.fixture.js';
+import { seedRecords, type Records } from '../shared/records.fixture.js';
 import { def, knownParams, pathFor, plainSample, queryOf, recordRoutes, shapeOf, takesId, unwrap, type Walked } from '../../../test/routes.js';
 
 /*

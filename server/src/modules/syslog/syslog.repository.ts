@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { contains, msOf, paged, type PageInput } from '../../platform/db/query.js';
+import { contains, inTimeRange, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 
 export interface SysLogFilter extends PageInput {
@@ -31,8 +31,7 @@ export function page(q: Queryable, scope: Scope, f: SysLogFilter) {
       if (f.operator) and.push(eb('l.operator', 'ilike', contains(f.operator)));
       if (f.result !== undefined) and.push(eb('l.result', '=', f.result));
       if (f.content) and.push(eb('l.content', 'ilike', contains(f.content)));
-      if (f.startTime !== undefined) and.push(eb('l.created_at', '>=', new Date(f.startTime)));
-      if (f.endTime !== undefined) and.push(eb('l.created_at', '<=', new Date(f.endTime)));
+      and.push(...inTimeRange(eb, 'l.created_at', f));
       return eb.and(and);
     });
   return paged(query, f, { by: ['l.created_at desc', 'l.id desc'], windowedCountOn: k });

@@ -5,6 +5,9 @@ import {
   DEVICE_TYPE_CATALOGUE,
   deviceTypeDef,
   GAS_CODES,
+  sensorKindOf,
+  sensorTypeKey,
+  sensorTypeOffered,
   type CarrierTypeBody,
   type CarrierTypeRow,
   type DeviceKind,
@@ -14,6 +17,7 @@ import {
 import type { Queryable } from '../../platform/db/client.js';
 import { system } from '../../platform/db/kysely.js';
 import { scoped } from '../../platform/db/scoped.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { notFound, paramError } from '../../platform/http/errors.js';
 
@@ -21,7 +25,7 @@ import { notFound, paramError } from '../../platform/http/errors.js';
  * The type catalogues (spec §3): the types are the contract's (deviceTypes.ts), the platform's
  * decisions about them (offered or not, a note) are rows of `type_setting`, global like the
  * catalogue itself. In-use counts are the caller's own devices and carriers (a platform user's
- * scope is every customer).
+ * scope is every customer; a scene-limited caller's, those within its scenes).
  */
 
 interface Setting {
@@ -46,13 +50,20 @@ async function deviceCounts(q: Queryable, scope: Scope): Promise<Map<string, num
   const sensors = await k
     .selectFrom('sensor')
     .select(['type', 'gas_code', (eb) => eb.fn.countAll<number>().as('n')])
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'sensor'))
     .groupBy(['type', 'gas_code'])
     .execute();
   const out = new Map<string, number>();
   const add = (key: string, n: number) => out.set(key, (out.get(key) ?? 0) + Number(n));
-  for (const s of sensors) add(s.type === 'magnet' ? 'magnet:magnet1' : s.type === 'gas' ? `gas:${s.gas_code ?? '*'}` : `sensor:${s.type}`, s.n);
+  for (const s of sensors) add(sensorTypeKey(s.type, s.gas_code), s.n);
   for (const t of ['gateway', 'relay', 'display', 'base'] as const) {
-    for (const r of await k.selectFrom(t).select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute()) add(`${t}:${r.type}`, r.n);
+    const rows = await k
+      .selectFrom(t)
+      .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
+      .where((eb) => sceneLimit(eb, scope, t, t))
+      .groupBy('type')
+      .execute();
+    for (const r of rows) add(`${t}:${r.type}`, r.n);
   }
   return out;
 }
@@ -69,7 +80,12 @@ export async function listDeviceTypes(q: Queryable, scope: Scope, kind?: DeviceK
 
 export async function listCarrierTypes(q: Queryable, scope: Scope): Promise<CarrierTypeRow[]> {
   const set = await settings(q);
-  const counts = await scoped(q, scope).selectFrom('carrier').select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute();
+  const counts = await scoped(q, scope)
+    .selectFrom('carrier')
+    .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
+    .where((eb) => sceneLimit(eb, scope, 'carrier', 'carrier'))
+    .groupBy('type')
+    .execute();
   return CARRIER_TYPES.map((c) => {
     const s = set.get(`${CARRIER_TYPE_KIND}:${c.type}`);
     return { type: c.type, key: c.key, enabled: s?.enabled ?? true, remark: s?.remark ?? '', inUse: Number(counts.find((r) => r.type === c.type)?.n ?? 0), updatedAt: s?.updatedAt ?? null };
@@ -98,30 +114,30 @@ export async function disabledTypes(q: Queryable): Promise<Set<string>> {
   return new Set(rows.map((r) => `${r.kind}:${r.code}`));
 }
 
-/** Whether a sensor row's type is offered: a gas detector while its gas is (any gas, unnamed), a door magnet while its type is. */
-export function sensorTypeOffered(off: Set<string>, type: string, gas?: string | null): boolean {
-  if (type === 'gas') return gas ? !off.has(`gas:${gas}`) : GAS_CODES.some((c) => !off.has(`gas:${c}`));
-  if (type === 'magnet') return !off.has('magnet:magnet1');
-  return !off.has(`sensor:${type}`);
-}
-
 const refused = (field: string) => paramError('errors.rule.typeDisabled', { [field]: 'errors.rule.typeDisabled' });
 
+/** The catalogues a record takes its type from: the sensor rows' (radio types, gases, the door magnet), the other devices' and the carriers'. */
+export type TypedKind = 'sensor' | 'gateway' | 'relay' | 'display' | 'base' | typeof CARRIER_TYPE_KIND;
+/** A record's type as its body or row has it; a gas detector also names its gas. */
+interface Typed {
+  type: string | number;
+  gasCode?: string | null;
+}
+
+const keyOf = (kind: TypedKind, t: Typed) => (kind === 'sensor' ? sensorTypeKey(String(t.type), t.gasCode) : `${kind}:${t.type}`);
+
 /**
- * A new device or carrier, or a changed type, must be one the catalogue offers; what exists
- * keeps its type (`current`).
+ * A type switched off in the catalogue cannot be chosen (docs/devices.md "Device types"): not for
+ * a new device or carrier (no `current`), nor by a change of type; a record keeps the type it has
+ * (`current`) and stays editable. Every repository of a typed record calls this on add and update.
  */
-export async function checkOffered(
-  q: Queryable,
-  what: { sensor?: string; gas?: string | null; gateway?: string; carrier?: number; other?: { kind: 'relay' | 'display' | 'base'; code: string } },
-  current?: string | number,
-  currentGas?: string | null,
-) {
+export async function checkOffered(q: Queryable, kind: TypedKind, chosen: Typed, current?: Typed) {
+  if (current && keyOf(kind, chosen) === keyOf(kind, current)) return;
   const off = await disabledTypes(q);
-  if (!off.size) return;
-  const sameSensor = what.sensor === current && (what.sensor !== 'gas' || what.gas === currentGas);
-  if (what.sensor !== undefined && !sameSensor && !sensorTypeOffered(off, what.sensor, what.gas)) throw refused(what.sensor === 'gas' && what.gas ? 'gasCode' : 'type');
-  if (what.gateway !== undefined && what.gateway !== current && off.has(`gateway:${what.gateway}`)) throw refused('type');
-  if (what.carrier !== undefined && what.carrier !== current && off.has(`${CARRIER_TYPE_KIND}:${what.carrier}`)) throw refused('type');
-  if (what.other && what.other.code !== current && off.has(`${what.other.kind}:${what.other.code}`)) throw refused('type');
+  if (kind !== 'sensor') {
+    if (off.has(keyOf(kind, chosen))) throw refused('type');
+    return;
+  }
+  const type = String(chosen.type);
+  if (!sensorTypeOffered(off, type, chosen.gasCode)) throw refused(sensorKindOf(type) === 'gas' && chosen.gasCode ? 'gasCode' : 'type');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCtx } from '../../../test/helper.js';
-import { call, requester, withTwoCustomers, type Records } from '../dm/records.fixture.js';
+import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
 let t: TestCtx;
 let a: Records;
@@ -24,6 +24,23 @@ describe('the device-type and carrier-type catalogues (spec §3, §7 share/getDe
     expect(carriers.map((c: { type: number; key: string; inUse: number }) => [c.type, c.key, c.inUse])).toEqual([
       [1, 'incubator', 0], [2, 'refrigerator', 1], [3, 'vehicle', 0], [4, 'refrigeratory', 0], [5, 'warehouse', 0], [6, 'store', 0], [7, 'other', 0],
     ]);
+  });
+
+  it('a scene-limited user counts only the devices and carriers within its scenes', async () => {
+    const empty = (await t.db.one<{ id: number }>(`INSERT INTO scene (customer_id, code, label) VALUES ($1, 'a-empty', 'Empty ward') RETURNING id`, [a.customerId]))!.id;
+    const limitedId = await t.addUser(a.customerId, 'alphatypes', 'Operator');
+    await t.db.query('INSERT INTO user_scene (user_id, customer_id, scene_id) VALUES ($1, $2, $3)', [limitedId, a.customerId, empty]);
+    const limited = await t.login('alphatypes');
+    const inUse = async (cookie: string) => {
+      const devices = await call(t, cookie, 'GET', '/service/share/getDeviceType');
+      const carriers = await call(t, cookie, 'GET', '/service/share/getCarrierType');
+      const find = (rows: { code?: string; key?: string; inUse: number }[], k: string) => rows.find((r) => r.code === k || r.key === k)!.inUse;
+      return [find(devices, 'zigbee_th'), find(devices, 'gw2'), find(carriers, 'refrigerator')];
+    };
+    expect(await inUse(a.cookie)).toEqual([1, 1, 1]);
+    expect(await inUse(limited)).toEqual([0, 0, 0]);
+    await t.db.query('INSERT INTO user_scene (user_id, customer_id, scene_id) VALUES ($1, $2, $3)', [limitedId, a.customerId, a.sceneId]);
+    expect(await inUse(limited)).toEqual([1, 1, 1]);
   });
 
   it('only the platform manages them: a customer administrator gets 500102 and nothing changes', async () => {

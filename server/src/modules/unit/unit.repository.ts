@@ -7,7 +7,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { contains, countOf, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { AppError, conflict, notFound, paramError } from '../../platform/http/errors.js';
-import { idsInScope, inUse, mapUnique, rowInScope } from '../dm/records.js';
+import { idsInScope, inUse, mapUnique, rowInScope } from '../shared/records.js';
 
 /** Units of measure (a platform catalogue) and the customers' monitoring ranges in them. */
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authApi, Code } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { AppError } from '../../platform/http/errors.js';
 import { said, serve } from '../../platform/http/route.js';
 import { verifyPassword } from '../../platform/auth/password.js';

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ALL_FUNCS, AVATAR_MAX_BYTES, Code, SIGNATURE_MAX_BYTES, mineApi, toLocale } from '@coldwatch/contract';
 import { readImageLogged } from '../../platform/http/upload.js';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { AppError, noPermission, notFound } from '../../platform/http/errors.js';
 import { said, serve } from '../../platform/http/route.js';
 import { hashPassword, verifyPassword } from '../../platform/auth/password.js';

@@ -259,3 +259,26 @@ describe('avatar and signature uploads', () => {
     expect((await upload(`/service/share/signature/save?userId=${t.tenants.a.userId}`, cookie, 's.jpg', jpeg(2000))).json().state.code).toBe(500102);
   });
 });
+
+describe('the language of the answers (spec §1: cookie, stored setting, browser, Chinese)', () => {
+  const info = (cookie: string, language?: string) =>
+    t.app.inject({ method: 'GET', url: '/service/mine/info', headers: { cookie, ...(language ? { 'accept-language': language } : {}) } }).then((r) => r.json().state.msg);
+
+  it('follows the stored setting once set, over the browser, under the cookie', async () => {
+    await t.addUser(t.tenants.a.customerId, 'alphalang');
+    const session = await t.login('alphalang');
+    expect(await info(session)).toBe('成功');
+    expect(await info(session, 'en-US')).toBe('Success');
+    const set = await t.app.inject({ method: 'PUT', url: '/service/mine/locale?lang=en-US', headers: { cookie: session } });
+    expect(set.json().state).toEqual({ code: 200000, msg: 'Success' });
+    // Only the session cookie: the stored en-US answers, though the browser asks for Chinese.
+    expect(await info(session)).toBe('Success');
+    expect(await info(session, 'zh-CN')).toBe('Success');
+    // The cookie comes first.
+    expect(await info(`${session}; lang=zh-CN`, 'en-US')).toBe('成功');
+    // Changed again (here by another session of the same user): the next request follows.
+    const other = await t.login('alphalang');
+    await t.app.inject({ method: 'PUT', url: '/service/mine/locale?lang=zh-CN', headers: { cookie: other } });
+    expect(await info(session, 'en-US')).toBe('成功');
+  });
+});

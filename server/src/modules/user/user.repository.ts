@@ -6,6 +6,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { contains, msOf, paged, type PageInput } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { notFound } from '../../platform/http/errors.js';
+import { operableResourceIds } from '../resource/menu.service.js';
 
 export interface UserRow {
   id: number;
@@ -174,17 +175,8 @@ export async function detail(q: Queryable, scope: Scope, id: number) {
   const k = scoped(q, scope);
   const row = await listSelect(k).where('u.id', '=', id).executeTakeFirst();
   if (!row) throw notFound();
-  const res = await k
-    .selectFrom('user_role as ur')
-    .innerJoin('role as r', 'r.id', 'ur.role_id')
-    .innerJoin('role_resource as rr', 'rr.role_id', 'r.id')
-    .select('rr.resource_id as id')
-    .distinct()
-    .where('ur.user_id', '=', id)
-    .where('r.status', '=', 1)
-    .orderBy('rr.resource_id')
-    .execute();
-  return { ...row, roleIds: row.roles.map((r) => r.id), resourceIds: res.map((r) => r.id) };
+  const res = await operableResourceIds(k, id).orderBy('rr.resource_id').execute();
+  return { ...row, roleIds: row.roles.map((r) => r.id), resourceIds: res.map((r) => r.resource_id) };
 }
 
 /** The customers a proxy user may switch to (spec §3 user info switchScope): its active proxy roles' active customers. */

@@ -1,5 +1,5 @@
 import { PASSWORD_RESET_OK, userApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { mutate } from '../../platform/audit/audit.js';
 import { said, serve } from '../../platform/http/route.js';
 import * as repo from './user.repository.js';

@@ -11,8 +11,9 @@ import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
 import { hashPassword } from '../../platform/auth/password.js';
 import { endUserSessions } from '../../platform/auth/session.js';
 import { AppError, conflict, noPermission, notFound } from '../../platform/http/errors.js';
-import { fieldErrors } from '../../platform/http/envelope.js';
-import { mapUnique } from '../dm/records.js';
+import { fieldErrors, type ValidationEntry } from '../../platform/http/envelope.js';
+import { mapUnique } from '../shared/records.js';
+import { checkSceneGrant } from '../shared/sceneGrant.js';
 import { scopedUser, scopedUsers, type UserRow } from './user.repository.js';
 
 /*
@@ -35,7 +36,7 @@ const fail = (key: string) => new AppError(Code.FAILED, key);
  * `attachValidation` and call this first.
  */
 export function userValidationError(req: FastifyRequest): Error | undefined {
-  const err = (req as any).validationError as (Error & { validation?: any[] }) | undefined;
+  const err: (Error & { validation?: readonly ValidationEntry[] }) | undefined = req.validationError;
   if (!err) return undefined;
   const details = fieldErrors(err.validation ?? []);
   const fields = new Set(Object.keys(details));
@@ -117,6 +118,7 @@ async function derive(q: Queryable, scope: Scope, b: UserAddBody | UserUpdateBod
     const scenes = await k.selectFrom('scene').select('customer_id').where('id', 'in', sceneIds).execute();
     if (scenes.length !== sceneIds.length || scenes.some((s) => s.customer_id !== customerId)) throw fail('errors.foreign.scene');
   }
+  await checkUserSceneGrant(q, scope, sceneIds, roleIds, kept);
 
   let proxyCustomerId: number | null = null;
   if (b.proxyCustomerId) {
@@ -125,6 +127,14 @@ async function derive(q: Queryable, scope: Scope, b: UserAddBody | UserUpdateBod
     proxyCustomerId = b.proxyCustomerId;
   }
   return { customerId, userType, isAdmin, proxyCustomerId };
+}
+
+/** A scene-limited caller keeps the user it edits within its own limit: its scenes, and those of roles newly given. */
+async function checkUserSceneGrant(q: Queryable, scope: Scope, sceneIds: number[], roleIds: number[], kept: number[]) {
+  if (scope.sceneIds === null) return;
+  const roleScenes = roleIds.length ? await scoped(q, scope).selectFrom('role_scene').select(['role_id', 'scene_id']).where('role_id', 'in', roleIds).execute() : [];
+  const given = roleScenes.filter((r) => !kept.includes(r.role_id)).map((r) => r.scene_id);
+  checkSceneGrant(scope, [...sceneIds, ...given], sceneIds.length + roleScenes.length);
 }
 
 async function setLinks(q: Queryable, scope: Scope, user: { id: number; customerId: number }, roleIds: number[], sceneIds: number[]) {

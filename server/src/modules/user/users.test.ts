@@ -130,6 +130,38 @@ describe('user fields, types and scope', () => {
     expect(await userCount()).toBe(before);
   });
 
+  it('a scene-limited administrator grants only scenes within its own limit, never none, to users, roles and itself', async () => {
+    const scene = async (code: string) => (await t.db.one<{ id: number }>(`INSERT INTO scene (customer_id, code, label) VALUES ($1, $2, 'Ward') RETURNING id`, [t.tenants.a.customerId, code]))!.id;
+    const [mine, other] = [await scene('a-limit-mine'), await scene('a-limit-other')];
+    const limitedId = await t.addUser(t.tenants.a.customerId, 'alphascenes', 'Administrator', 1);
+    await t.db.query('INSERT INTO user_scene (user_id, customer_id, scene_id) VALUES ($1, $2, $3)', [limitedId, t.tenants.a.customerId, mine]);
+    const limited = await t.login('alphascenes');
+    const users = await userCount();
+    const outside = await add(fresh({ sceneIds: [other] }), limited);
+    expect(outside.json().state).toMatchObject({ code: 500102, msg: 'You may give only scenes within your own associated architecture' });
+    expect((await add(fresh({ sceneIds: [] }), limited)).json().state.code).toBe(500102);
+    expect(await userCount()).toBe(users);
+    expect((await add(fresh({ sceneIds: [mine] }), limited)).json().state.code).toBe(200000);
+    // A role that carries another scene is not a way round: given to a user, it would widen the user.
+    const wide = (await t.db.one<{ id: number }>(`INSERT INTO role (customer_id, name, level) VALUES ($1, 'Wide ward', 0) RETURNING id`, [t.tenants.a.customerId]))!.id;
+    await t.db.query('INSERT INTO role_scene (role_id, customer_id, scene_id) VALUES ($1, $2, $3)', [wide, t.tenants.a.customerId, other]);
+    expect((await add(fresh({ roleIds: [wide], sceneIds: [mine] }), limited)).json().state.code).toBe(500102);
+    // Itself: the same form cannot widen its own limit.
+    const self = (await call('GET', `/service/user/detail?id=${limitedId}`, limited)).json().result;
+    const widen = await call('PUT', '/service/user/update', limited, { ...fresh({ account: 'alphascenes', roleIds: self.roleIds }), id: limitedId, sceneIds: [mine, other] });
+    expect(widen.json().state).toMatchObject({ code: 500102 });
+    expect((await t.db.query<{ scene_id: number }>('SELECT scene_id FROM user_scene WHERE user_id = $1', [limitedId])).map((r) => r.scene_id)).toEqual([mine]);
+    // Roles: scenes within the limit, at least one.
+    const monitor = (await t.db.one<{ id: number }>(`SELECT id FROM menu_resource WHERE code = 'deviceMonitor'`))!.id;
+    const roleBody = (sceneIds: number[]) => ({ name: `Scene role ${++seq}`, resourceIds: [monitor], funcs: ['viewCarrier'], sceneIds });
+    const roles = async (sceneIds: number[]) => (await call('POST', '/service/role/add', limited, roleBody(sceneIds))).json().state;
+    expect(await roles([other])).toMatchObject({ code: 500102, msg: 'You may give only scenes within your own associated architecture' });
+    expect((await roles([])).code).toBe(500102);
+    expect((await roles([mine])).code).toBe(200000);
+    // An administrator without a limit gives any scene of its customer.
+    expect((await add(fresh({ sceneIds: [other] }))).json().state.code).toBe(200000);
+  });
+
   it('a customer admin cannot create a platform-level user', async () => {
     const own = await add(fresh({ roleIds: [role.pAdmin] }));
     expect(own.json().state.code).toBe(500000);

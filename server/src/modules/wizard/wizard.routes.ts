@@ -1,5 +1,5 @@
 import { wizardApi } from '@coldwatch/contract';
-import type { Module } from '../index.js';
+import type { Module } from '../../deps.js';
 import { serve } from '../../platform/http/route.js';
 
 /**

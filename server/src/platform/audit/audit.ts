@@ -12,7 +12,8 @@ export interface AuditEntry {
 /** Secrets never reach the log. */
 function redact(params: unknown): unknown {
   if (!params || typeof params !== 'object') return params ?? null;
-  const out: Record<string, unknown> = Array.isArray(params) ? ([] as any) : {};
+  // An array stays an array: its indices are its keys.
+  const out = (Array.isArray(params) ? [] : {}) as Record<string, unknown>;
   for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
     out[k] = /password|secret|token/i.test(k) ? '***' : v;
   }

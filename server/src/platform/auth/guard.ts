@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRequest, RouteOptions } from 'fastify';
 import { resolveSession, revokedReason, SESSION_COOKIE } from './session.js';
 import { AppError, noPermission, sessionExpired } from '../http/errors.js';
+import { requestLocale } from '../http/envelope.js';
 import { Code } from '@coldwatch/contract';
 import type { Scope } from './scope.js';
 import type { Db } from '../db/client.js';
@@ -62,13 +63,14 @@ export function registerGuard(app: FastifyInstance, db: Db, onRefused?: OnRefuse
     if (req.is404) return;
     const config = req.routeOptions.config ?? {};
     if (config.public) return;
-    const token = (req as any).cookies?.[SESSION_COOKIE] as string | undefined;
+    const token = req.cookies?.[SESSION_COOKIE];
     const scope = await resolveSession(db, token);
     if (!scope) {
       if ((await revokedReason(db, token)) === 'conflict') throw new AppError(Code.LOGIN_CONFLICT, 'errors.loginConflict', 401);
       throw sessionExpired();
     }
     req.scope = scope;
+    if (scope.locale) req.locale = requestLocale(req, scope.locale);
     const missing = (config.funcs ?? []).find((f) => !scope.funcs.has(f));
     if (missing) {
       await onRefused?.(req, missing);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
-import { call, seedRecords, type Records } from '../../modules/dm/records.fixture.js';
+import { call, seedRecords, type Records } from '../../modules/shared/records.fixture.js';
 
 /*
  * The scene limit ("associated architecture", docs/permissions.md "Scene limit"): a user limited

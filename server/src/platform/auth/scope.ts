@@ -1,4 +1,4 @@
-import { USER_TYPE } from '@coldwatch/contract';
+import { USER_TYPE, type Locale } from '@coldwatch/contract';
 
 /**
  * The caller's scope, resolved once per request from the session and passed into every
@@ -22,9 +22,29 @@ export interface Scope {
    */
   sceneIds: number[] | null;
   funcs: Set<string>;
+  /** The interface language the user stored (PUT /service/mine/locale); the second source of spec §1. */
+  locale?: Locale | null;
 }
 
 export const isPlatform = (s: Scope) => s.userType === USER_TYPE.platformUser || s.userType === USER_TYPE.platformAdmin;
+
+/**
+ * The scope of a reader holding a genuine signed link (a query code, a transport code): that
+ * customer alone, nothing scene-limited, no functions; what it reads goes through the same scoped
+ * queries as a signed-in user's.
+ */
+export const linkScope = (customerId: number): Scope => ({
+  userId: 0,
+  account: '',
+  name: '',
+  customerId,
+  homeCustomerId: customerId,
+  userType: USER_TYPE.customerUser,
+  isAdmin: false,
+  customerIds: [customerId],
+  sceneIds: null,
+  funcs: new Set(),
+});
 
 export const isSceneLimited = (scope: Scope) => scope.sceneIds !== null;
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { cutToUserType, governedSql, roleFuncsSql, ROOT_USER_ID } from './funcs.js';
-import { USER_TYPE } from '@coldwatch/contract';
+import { toLocale, USER_TYPE } from '@coldwatch/contract';
 import { sql, type Expression } from 'kysely';
 import type { Db, Queryable } from '../db/client.js';
 import { crossTenant } from '../db/kysely.js';
@@ -68,6 +68,7 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
     customerIds: [row.customer_id],
     sceneIds: row.scene_ids?.length ? row.scene_ids : null,
     funcs: new Set(cutToUserType(row.funcs, row.user_id, row.user_type)),
+    locale: toLocale(row.locale) ?? null,
   };
   if (isPlatform(scope)) scope.customerIds = null;
   else if (row.governed) {
@@ -81,7 +82,7 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
 async function readSession(db: Db, hash: string): Promise<SessionRow | undefined> {
   const uid = sql.ref<number>('s.user_id');
   const { rows } = await sql<SessionRow>`
-    SELECT s.user_id, u.account, u.name, u.customer_id, u.user_type, u.is_admin, u.status AS user_status,
+    SELECT s.user_id, u.account, u.name, u.customer_id, u.user_type, u.is_admin, u.status AS user_status, u.locale,
            u.proxy_customer_id, s.revoked, c.status AS customer_status, s.expires_at,
            ${roleFuncsSql(uid)} AS funcs,
            CASE WHEN u.user_type = ${USER_TYPE.proxy} THEN ${governedSql(uid)} END AS governed,
@@ -107,6 +108,7 @@ interface SessionRow {
   funcs: string[];
   governed: number[] | null;
   scene_ids: number[] | null;
+  locale: string | null;
 }
 
 /**

@@ -10,10 +10,18 @@ import { CopyIn } from './copy.js';
  * `query` itself: it goes through the typed, tenant-scoped builders of `platform/db/kysely.ts`
  * and `platform/db/scoped.ts`; hand-written SQL is for the hot path (docs/data-layer.md).
  */
+/**
+ * A row of hand-written SQL whose caller names no row type. Callers name it
+ * (`q.query<{ id: number }>(…)`); the default stays loose for those that do not yet
+ * (server/src/alarm/testkit.ts reads its rows' columns as the types it returns).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- until every caller names its row type (above)
+export type UntypedRow = Record<string, any>;
+
 export interface Queryable {
-  query<T = Record<string, any>>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T = UntypedRow>(text: string, params?: unknown[]): Promise<T[]>;
   /** The rows and the number of rows a statement inserted, updated or deleted (Kysely's results). */
-  run<T = Record<string, any>>(text: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  run<T = UntypedRow>(text: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
   /** Several statements without parameters (a migration file), on this connection or transaction. */
   exec(sql: string): Promise<void>;
   /** `COPY table (columns) FROM STDIN` with these rows: COPY's text format, or its binary format as a Buffer (platform/db/copy.ts). */
@@ -33,7 +41,7 @@ export interface Db extends Queryable {
    * none is open, notices go unheard).
    */
   readonly onNotice?: (channel: NoticeChannel, fn: () => void) => void;
-  one<T = Record<string, any>>(text: string, params?: unknown[]): Promise<T | undefined>;
+  one<T = UntypedRow>(text: string, params?: unknown[]): Promise<T | undefined>;
   /** Runs fn in one transaction; rolls back if it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Whether the database is reachable now (platform/db/outage.ts). */
@@ -64,7 +72,7 @@ const names = new Map<string, string>();
 function prepared(text: string, values: unknown[] | undefined): pg.QueryConfig {
   let name = names.get(text);
   if (!name) names.set(text, (name = `cw${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`));
-  return { name, text, values: values as any[] };
+  return { name, text, values };
 }
 
 export function postgresDb(url: string, max = 10): Db {
@@ -102,13 +110,13 @@ export function postgresDb(url: string, max = 10): Db {
       if (!watchers.has(channel)) watchers.set(channel, new Set());
       watchers.get(channel)!.add(fn);
     },
-    query: (text, params) => guard(async () => (await pool.query(text, params as any[])).rows),
+    query: (text, params) => guard(async () => (await pool.query(text, params)).rows),
     run: (text, params) =>
       guard(async () => {
         const r = await pool.query(prepared(text, params));
         return { rows: r.rows, rowCount: r.rowCount ?? 0 };
       }),
-    one: (text, params) => guard(async () => (await pool.query(text, params as any[])).rows[0]),
+    one: (text, params) => guard(async () => (await pool.query(text, params)).rows[0]),
     tx: (fn) => guard(() => transaction(pool, fn)),
     exec: (sql) => guard(async () => void (await pool.query(sql))),
     copyIn: (target, data) => guard(() => transaction(pool, (q) => q.copyIn(target, data))),
@@ -124,7 +132,7 @@ const copyFormat = (data: string | Buffer) => (typeof data === 'string' ? '' : '
 
 async function copyInto(client: pg.PoolClient, target: string, data: string | Buffer) {
   const copy = new CopyIn(`COPY ${target} FROM STDIN${copyFormat(data)}`, typeof data === 'string' ? Buffer.from(data) : data);
-  void client.query(copy as any);
+  void client.query(copy);
   await copy.finished;
 }
 
@@ -142,7 +150,7 @@ async function transaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>): 
   try {
     await client.query('BEGIN');
     const result = await fn({
-      query: async (t, p) => (await client.query(t, p as any[])).rows,
+      query: async (t, p) => (await client.query(t, p)).rows,
       run: async (t, p) => {
         const r = await client.query(prepared(t, p));
         return { rows: r.rows, rowCount: r.rowCount ?? 0 };
@@ -177,24 +185,24 @@ export function pgliteFrom(lite: PGlite): Db {
   return {
     kind: 'pglite',
     status: alwaysUp,
-    async query(text, params) {
-      return (await lite.query(text, params as any[])).rows as any[];
+    async query<T>(text: string, params?: unknown[]) {
+      return (await lite.query<T>(text, params)).rows;
     },
-    async run(text, params) {
-      const r = await lite.query(text, params as any[]);
-      return { rows: r.rows as any[], rowCount: r.affectedRows ?? 0 };
+    async run<T>(text: string, params?: unknown[]) {
+      const r = await lite.query<T>(text, params);
+      return { rows: r.rows, rowCount: r.affectedRows ?? 0 };
     },
-    async one(text, params) {
-      return (await lite.query(text, params as any[])).rows[0] as any;
+    async one<T>(text: string, params?: unknown[]) {
+      return (await lite.query<T>(text, params)).rows[0];
     },
     async tx(fn) {
       // PGlite is one connection: its transaction holds a mutex, so other queries wait.
       return lite.transaction(async (t) =>
         fn({
-          query: async (q, p) => (await t.query(q, p as any[])).rows as any[],
-          run: async (q, p) => {
-            const r = await t.query(q, p as any[]);
-            return { rows: r.rows as any[], rowCount: r.affectedRows ?? 0 };
+          query: async <T>(q: string, p?: unknown[]) => (await t.query<T>(q, p)).rows,
+          run: async <T>(q: string, p?: unknown[]) => {
+            const r = await t.query<T>(q, p);
+            return { rows: r.rows, rowCount: r.affectedRows ?? 0 };
           },
           exec: async (sql) => void (await t.exec(sql)),
           copyIn: (target, data) => copyLite(t, target, data),

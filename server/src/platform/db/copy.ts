@@ -1,3 +1,8 @@
+import type { Connection } from 'pg';
+
+/** node-postgres' connection as COPY FROM STDIN drives it: these two are in its Connection, not in its types. */
+type CopyInConnection = Connection & { sendCopyFromChunk(chunk: Buffer): void; endCopyFrom(): void };
+
 /**
  * COPY … FROM STDIN over node-postgres without another dependency: a Submittable that sends
  * the text in one stream of CopyData messages (what pg-copy-streams does, for a payload that is
@@ -12,10 +17,10 @@ export class CopyIn {
     private sql: string,
     private data: Buffer,
   ) {}
-  submit(connection: any) {
+  submit(connection: Connection) {
     connection.query(this.sql);
   }
-  handleCopyInResponse(connection: any) {
+  handleCopyInResponse(connection: CopyInConnection) {
     const CHUNK = 1 << 20;
     for (let i = 0; i < this.data.length; i += CHUNK) connection.sendCopyFromChunk(this.data.subarray(i, i + CHUNK));
     connection.endCopyFrom();

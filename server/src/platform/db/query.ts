@@ -1,10 +1,24 @@
 import { PAGE_SIZES } from '@coldwatch/contract';
-import { sql, type AliasableExpression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { DB as Schema } from './schema.gen.js';
 
 /*
- * The helpers every module's queries share: one paging, one LIKE escape, one time column.
+ * The helpers every module's queries share: one paging, one LIKE escape, one time column, one
+ * time range.
  * No module keeps a copy of its own.
  */
+
+/**
+ * The expression builder of any statement on the schema's tables, whatever it selects from,
+ * joins and aliases (`sensor as x`, `carrier as c`): the type of a condition written once for
+ * many statements (the scene limit, sceneLimit.ts; a filter shared by a page and its count).
+ * Kysely types a builder by the statement's tables and aliases, ExpressionBuilder<DB, TB> is
+ * invariant in both, and a generic over them does not resolve the builder's methods, so no
+ * narrower type takes every such statement. The conditions' column names are checked by the
+ * tests that run them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a Kysely generic over any table and alias (above)
+export type AnyExpressionBuilder = ExpressionBuilder<any, any>;
 
 export interface PageInput {
   iDisplayStart: number;
@@ -43,27 +57,29 @@ export const COUNT_WINDOW = 1_000;
  * the joins cost 20 rows, not the rows that OFFSET skips (page 100 of the exceptions joined
  * 2,020 rows for 20; docs/performance.md).
  */
-export async function paged<DB, TB extends keyof DB, O>(
+export async function paged<DB, TB extends keyof DB, O, BaseDB = DB, BaseTB extends keyof BaseDB = never, BaseO = O>(
   query: SelectQueryBuilder<DB, TB, O>,
   page: PageInput,
-  order: { sortable?: Record<string, string>; by: string | string[]; windowedCountOn?: Kysely<any>; base?: { from: SelectQueryBuilder<any, any, any>; key: string } },
+  order: { sortable?: Record<string, string>; by: string | string[]; windowedCountOn?: Kysely<Schema>; base?: { from: SelectQueryBuilder<BaseDB, BaseTB, BaseO>; key: string } },
 ): Promise<Paged<O>> {
-  const counting = order.base?.from ?? query.clearSelect().clearOrderBy();
   const on = order.windowedCountOn;
   const limit = page.iDisplayStart + page.iDisplayLength + COUNT_WINDOW;
   const bounds = pageBounds(page);
-  const counted = on
-    ? await on
-        .selectFrom(counting.select(sql<number>`1`.as('one')).limit(typeof bounds.limit === 'number' ? limit + 1 : sql.lit(limit + 1)).as('w') as never)
-        .select(sql<number>`count(*)::int`.as('n'))
-        .executeTakeFirst()
-    : await counting.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
-  const ordered = <Q extends SelectQueryBuilder<any, any, any>>(q: Q): Q => {
+  // Generic over the counted query: the base's tables or the query's own.
+  const count = <D, T extends keyof D, R>(counting: SelectQueryBuilder<D, T, R>) =>
+    on
+      ? on
+          .selectFrom(counting.select(sql<number>`1`.as('one')).limit(typeof bounds.limit === 'number' ? limit + 1 : sql.lit(limit + 1)).as('w') as never)
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirst()
+      : counting.select(sql<number>`count(*)::int`.as('n')).executeTakeFirst();
+  const counted = await (order.base ? count(order.base.from) : count(query.clearSelect().clearOrderBy()));
+  const ordered = <D, T extends keyof D, R>(q: SelectQueryBuilder<D, T, R>): SelectQueryBuilder<D, T, R> => {
     const col = page.sort && order.sortable?.[page.sort];
-    if (col) q = q.orderBy(sql.ref(col), page.order === 'desc' ? 'desc' : 'asc') as Q;
+    if (col) q = q.orderBy(sql.ref(col), page.order === 'desc' ? 'desc' : 'asc');
     for (const by of [order.by].flat()) {
       const [ref, dir] = by.split(' ');
-      q = q.orderBy(sql.ref(ref), dir === 'desc' ? 'desc' : 'asc') as Q;
+      q = q.orderBy(sql.ref(ref), dir === 'desc' ? 'desc' : 'asc');
     }
     return q;
   };
@@ -103,6 +119,14 @@ export const msOf = (ref: string): RawBuilder<number> => sql<number>`(extract(ep
 /** The same as text, for the hand-written hot-path SQL (history readings) that does not go through the builder. */
 export const msColumn = (col: string, as: string) => `(extract(epoch from ${col}) * 1000)::bigint AS "${as}"`;
 export const msOrNull = (ref: string): RawBuilder<number | null> => sql<number | null>`(extract(epoch from ${sql.ref(ref)}) * 1000)::bigint`;
+
+/** A list's time range on a timestamptz column: from `startTime` to `endTime` (UTC ms), both included; an absent end is open. */
+export function inTimeRange(eb: AnyExpressionBuilder, ref: string, f: { startTime?: number; endTime?: number }): Expression<SqlBool>[] {
+  const and: Expression<SqlBool>[] = [];
+  if (f.startTime !== undefined) and.push(eb(ref, '>=', new Date(f.startTime)));
+  if (f.endTime !== undefined) and.push(eb(ref, '<=', new Date(f.endTime)));
+  return and;
+}
 
 /** `(SELECT count(*) FROM …)` of a correlated subquery, as a number (0 when nothing matches). */
 export function countOf<DB, TB extends keyof DB, O>(sub: SelectQueryBuilder<DB, TB, O>): AliasableExpression<number> {

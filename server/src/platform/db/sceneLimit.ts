@@ -1,6 +1,7 @@
-import { ParensNode, sql, type Expression, type ExpressionBuilder, type OperationNode, type SqlBool } from 'kysely';
+import { ParensNode, sql, type Expression, type OperationNode, type SqlBool } from 'kysely';
 import type { Scope } from '../auth/scope.js';
 import type { DB } from './schema.gen.js';
+import type { AnyExpressionBuilder } from './query.js';
 
 /*
  * The scene limit ("associated architecture", spec §3; docs/permissions.md "Scene limit") as
@@ -22,20 +23,22 @@ export const SCENE_BOUND = {
   base: 'as a gateway: by its carrier_id',
   exception_record: 'its carrier, or when it has none the carrier of its sensor, else of its gateway',
   notice_log: 'its exception is in the limit; a notice without exception: unlimited callers only',
+  work_order: 'the carrier of its subject when raised (carrier_id) is in the limit; none: unlimited callers only',
+  verify_task: 'its carrier (carrier_id) is in the limit',
 } as const satisfies Partial<Record<keyof DB, string>>;
 
 export type SceneBoundTable = keyof typeof SCENE_BOUND;
 
 export const isSceneBound = (table: string): table is SceneBoundTable => table in SCENE_BOUND;
 
-const BY_CARRIER = new Set<string>(['gateway', 'sensor', 'relay', 'display', 'base']);
+const BY_CARRIER = new Set<string>(['gateway', 'sensor', 'relay', 'display', 'base', 'work_order', 'verify_task']);
 
 /**
  * The limit's condition for `table` under `alias` (TRUE for an unlimited caller and for a table
  * that is not scene-bound). The subqueries read through the statement's own builder, so
  * `scoped()` filters them to the caller's customers too.
  */
-export function sceneLimit(eb: ExpressionBuilder<any, any>, scope: Pick<Scope, 'sceneIds'>, table: keyof DB, alias = 't'): Expression<SqlBool> {
+export function sceneLimit(eb: AnyExpressionBuilder, scope: Pick<Scope, 'sceneIds'>, table: keyof DB, alias = 't'): Expression<SqlBool> {
   const scenes = scope.sceneIds;
   if (scenes === null || !isSceneBound(table)) return sql<boolean>`TRUE`;
   if (!scenes.length) return sql<boolean>`FALSE`;
@@ -53,6 +56,21 @@ export function sceneLimit(eb: ExpressionBuilder<any, any>, scope: Pick<Scope, '
   }
   // notice_log: through its exception.
   return eb(`${alias}.exception_id`, 'in', eb.selectFrom('exception_record as le').select('le.id').where((e) => sceneLimit(e, scope, 'exception_record', 'le')));
+}
+
+/**
+ * What a scene-limited caller may grant. A user's scenes and its roles' scenes make the limit of
+ * whoever holds them, and no scenes at all means no limit, so a limited caller could widen itself
+ * or others by giving scenes outside its own limit, or by leaving the holder with none. The
+ * message key of the refusal, or null when the grant is within the caller's limit (always for an
+ * unlimited caller). `granted`: the scenes the change gives; `holds`: how many the holder has
+ * once the change is made (zero would leave it unlimited).
+ */
+export function sceneGrantRefusal(scope: Pick<Scope, 'sceneIds'>, granted: readonly number[], holds = granted.length): string | null {
+  if (scope.sceneIds === null) return null;
+  if (holds === 0) return 'errors.foreign.sceneLimitRequired';
+  const mine = new Set(scope.sceneIds);
+  return granted.every((id) => mine.has(id)) ? null : 'errors.foreign.sceneOutsideLimit';
 }
 
 const sceneArray = (scenes: readonly number[]) => sql`cast(${[...scenes]} as int4[])`;

@@ -23,6 +23,39 @@ export interface AlarmSwitchLogTable {
   user_id: number | null;
   operator: Generated<string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  reason: Generated<string>;
+  paused_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface AlarmTriggerTable {
+  id: Generated<number>;
+  customer_id: number;
+  name: string;
+  categories: string[];
+  channels: string[];
+  group_names: Generated<string[]>;
+  levels: Generated<number[]>;
+  reason: Generated<string>;
+  win_start: Generated<number[]>;
+  win_end: Generated<number[]>;
+  weekdays: Generated<number[]>;
+  off_channels: Generated<string[]>;
+  off_levels: Generated<number[]>;
+  time_points: Generated<number[]>;
+  delay_s: Generated<number>;
+  temp_margin: Generated<number>;
+  hum_margin: Generated<number>;
+  repeat_times: Generated<number>;
+  repeat_interval_min: Generated<number>;
+  escalate_after_min: Generated<number>;
+  notice_type: Generated<string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface AlarmTriggerContactTable {
+  trigger_id: number;
+  contact_id: number;
+  customer_id: number;
 }
 
 export interface AppUserTable {
@@ -100,15 +133,26 @@ export interface CarrierTable {
   cancelled_by_customer: Generated<boolean>;
   load_type: Generated<number>;
   traceable: Generated<boolean>;
-  alarm_methods: Generated<string>;
   is_kpi: Generated<boolean>;
   sample_mode: Generated<string>;
+  mkt_dh: Generated<number>;
+  trigger_id: number | null;
+  paused_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  pause_reason: Generated<string>;
 }
 
 export interface CarrierContactTable {
   carrier_id: number;
   contact_id: number;
   customer_id: number;
+}
+
+export interface CarrierDefrostTable {
+  id: Generated<number>;
+  customer_id: number;
+  carrier_id: number;
+  start_ts: ColumnType<Date, Date | string | undefined, Date | string>;
+  end_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface ContactTable {
@@ -121,6 +165,7 @@ export interface ContactTable {
   alarm_level: Generated<number>;
   group_name: Generated<string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locale: string | null;
 }
 
 export interface CustomerTable {
@@ -161,6 +206,7 @@ export interface DeviceCommandTable {
   operator: Generated<string>;
   order_type: Generated<string>;
   relay_id: number | null;
+  display_id: number | null;
 }
 
 export interface DeviceLoanTable {
@@ -199,6 +245,42 @@ export interface DisplayTable {
   status_before_cancel: number | null;
   tz: Generated<string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  buzzer_on_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  buzzer_sounding: Generated<boolean>;
+}
+
+export interface ExCatalogTable {
+  id: Generated<number>;
+  customer_id: number;
+  code: string;
+  name_zh: Generated<string>;
+  name_en: Generated<string>;
+  sort: Generated<number>;
+  enabled: Generated<boolean>;
+  builtin: Generated<boolean>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ExceptionHandlingTable {
+  id: Generated<number>;
+  customer_id: number;
+  exception_id: number;
+  action: string;
+  user_id: number;
+  user_account: string;
+  user_name: string;
+  signed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  meaning: string;
+  reason_id: number | null;
+  reason: Generated<string>;
+  measures: Generated<string>;
+  comment: Generated<string>;
+  judgement: string | null;
+  excluded: boolean | null;
+  excluded_why: Generated<string>;
+  status_before: number;
+  status_after: number;
+  signature_id: number | null;
 }
 
 export interface ExceptionRecordTable {
@@ -222,6 +304,82 @@ export interface ExceptionRecordTable {
   measures: Generated<string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   last_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  reason_id: number | null;
+  judgement: string | null;
+  excluded: Generated<boolean>;
+  excluded_why: Generated<string>;
+  display_id: number | null;
+  relay_id: number | null;
+  during_pause: Generated<boolean>;
+  notice_level: Generated<number>;
+  notice_repeats: Generated<number>;
+  notified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  level_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  chain_open: Generated<boolean>;
+}
+
+export interface ForwardBindingTable {
+  id: Generated<number>;
+  customer_id: number;
+  server_id: number;
+  platform_id: number | null;
+  carrier_id: number | null;
+  sensor_id: number | null;
+  exceptions: Generated<boolean>;
+  enabled: Generated<boolean>;
+  cursor_ts: ColumnType<Date, Date | string | undefined, Date | string>;
+  cursor_sensor: Generated<number>;
+  cursor_ex: Generated<number>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ForwardPlatformTable {
+  id: Generated<number>;
+  customer_id: number;
+  server_id: number;
+  code: string;
+  name: string;
+  vendor_code: Generated<string>;
+  app_id: string;
+  key_enc: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ForwardServerTable {
+  id: Generated<number>;
+  customer_id: number;
+  type: string;
+  name: string;
+  host: string;
+  port: number;
+  tls: Generated<boolean>;
+  path: Generated<string>;
+  client_id: Generated<string>;
+  username: Generated<string>;
+  password_enc: Generated<string>;
+  qos: Generated<number>;
+  timeout_s: Generated<number>;
+  heartbeat_s: Generated<number>;
+  sub_topic: Generated<string>;
+  pub_topic: Generated<string>;
+  enabled: Generated<boolean>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ForwardStateTable {
+  server_id: number;
+  customer_id: number;
+  owner: Generated<string>;
+  lease_until: ColumnType<Date, Date | string | undefined, Date | string>;
+  connected: Generated<boolean>;
+  last_forwarded_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  forwarded: Generated<number>;
+  backlog: Generated<number>;
+  last_error: Generated<string>;
+  last_error_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  retry_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  failures: Generated<number>;
 }
 
 export interface GatewayTable {
@@ -275,6 +433,34 @@ export interface GatewayHeartbeatTable {
   lng: number | null;
 }
 
+export interface GuideGroupTable {
+  id: Generated<number>;
+  code: string;
+  name_zh: string;
+  name_en: string;
+  sort: Generated<number>;
+  status: Generated<number>;
+  builtin: Generated<boolean>;
+  edited: Generated<boolean>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface GuideItemTable {
+  id: Generated<number>;
+  group_id: number;
+  code: string;
+  name_zh: string;
+  name_en: string;
+  content_zh: Generated<string>;
+  content_en: Generated<string>;
+  path: Generated<string>;
+  sort: Generated<number>;
+  status: Generated<number>;
+  builtin: Generated<boolean>;
+  edited: Generated<boolean>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface IngestRejectTable {
   id: Generated<number>;
   gateway_sn: string | null;
@@ -283,6 +469,41 @@ export interface IngestRejectTable {
   detail: Generated<string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   customer_id: number | null;
+}
+
+export interface InvalidRuleTable {
+  id: Generated<number>;
+  customer_id: number;
+  name: string;
+  kind: string;
+  weekdays: Generated<number[]>;
+  windows: Generated<Json>;
+  start_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  end_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  carrier_ids: number[];
+  reason_id: number | null;
+  remark: Generated<string>;
+  enabled: Generated<boolean>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  created_by: Generated<string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_by: Generated<string>;
+  deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface InvalidRuleVersionTable {
+  id: Generated<number>;
+  customer_id: number;
+  rule_id: number;
+  kind: string;
+  weekdays: Generated<number[]>;
+  windows: Generated<Json>;
+  start_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  end_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  tz: string;
+  carrier_ids: number[];
+  valid_from: ColumnType<Date, Date | string | undefined, Date | string>;
+  valid_to: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface JobTable {
@@ -347,6 +568,18 @@ export interface MenuResourceTable {
   builtin: Generated<boolean>;
 }
 
+export interface MonitorTaskTable {
+  id: Generated<number>;
+  customer_id: number;
+  family: string;
+  interval_value: number;
+  interval_unit: string;
+  interval_s: Generated<number | null>;
+  status: Generated<number>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_by: Generated<string>;
+}
+
 export interface NoticeLogTable {
   id: Generated<number>;
   customer_id: number;
@@ -383,6 +616,25 @@ export interface ProbeUnitTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface QueryCodeTable {
+  id: Generated<number>;
+  customer_id: number;
+  note: Generated<string>;
+  start_ts: ColumnType<Date, Date | string, Date | string>;
+  end_ts: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  revoked_by: string | null;
+  created_by: string;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface QueryCodeSensorTable {
+  customer_id: number;
+  code_id: number;
+  sensor_id: number;
+}
+
 export interface ReadingTable {
   sensor_id: number;
   ts: ColumnType<Date, Date | string, Date | string>;
@@ -416,6 +668,17 @@ export interface Reading1hTable {
   gas_max: number | null;
   gas_sum: number | null;
   gas_n: Generated<number>;
+  temp_t0: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  temp_t1: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  temp_last: number | null;
+  temp_sw: number | null;
+  temp_sw2: number | null;
+  temp_sk: number | null;
+  hum_t0: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  hum_t1: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  hum_last: number | null;
+  hum_sw: number | null;
+  hum_sw2: number | null;
 }
 
 export interface Reading5mTable {
@@ -437,6 +700,42 @@ export interface Reading5mTable {
   gas_max: number | null;
   gas_sum: number | null;
   gas_n: Generated<number>;
+  temp_t0: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  temp_t1: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  temp_last: number | null;
+  temp_sw: number | null;
+  temp_sw2: number | null;
+  temp_sk: number | null;
+  hum_t0: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  hum_t1: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  hum_last: number | null;
+  hum_sw: number | null;
+  hum_sw2: number | null;
+}
+
+export interface RecordPointSignTable {
+  id: Generated<number>;
+  customer_id: number;
+  carrier_id: number;
+  carrier_name: string;
+  day: ColumnType<Date, Date | string, Date | string>;
+  tz: string;
+  decision: string;
+  comment: Generated<string>;
+  points: Json;
+  user_id: number;
+  user_account: string;
+  user_name: string;
+  signed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  signature_id: number | null;
+}
+
+export interface RecordPointTimeTable {
+  carrier_id: number;
+  customer_id: number;
+  minutes: number[];
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_by: Generated<string>;
 }
 
 export interface RelayTable {
@@ -579,6 +878,7 @@ export interface SensorTable {
   lent_from: number | null;
   lent_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
   gas_code: string | null;
+  calib_noticed_for: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface SettingTable {
@@ -591,6 +891,16 @@ export interface ShortcutTable {
   resource_id: number;
   sort: Generated<number>;
   customer_id: number;
+}
+
+export interface SignatureCopyTable {
+  id: Generated<number>;
+  customer_id: number;
+  sha256: Buffer;
+  mime: string;
+  size: number;
+  data: Buffer;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface StoredFileTable {
@@ -641,6 +951,32 @@ export interface SysLogChainTable {
   last_hash: Buffer;
 }
 
+export interface TripTable {
+  id: Generated<number>;
+  customer_id: number;
+  carrier_id: number;
+  origin: Generated<string>;
+  destination: Generated<string>;
+  cargo: Generated<string>;
+  start_ts: ColumnType<Date, Date | string, Date | string>;
+  end_ts: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  started_by: string;
+  ended_by: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface TripPositionTable {
+  id: Generated<number>;
+  customer_id: number;
+  carrier_id: number;
+  trip_id: number | null;
+  ts: ColumnType<Date, Date | string, Date | string>;
+  lat: number;
+  lng: number;
+  source: string;
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface TypeSettingTable {
   kind: string;
   code: string;
@@ -670,36 +1006,135 @@ export interface UserSessionTable {
   revoked: string | null;
 }
 
+export interface VerifyTaskTable {
+  id: Generated<number>;
+  customer_id: number;
+  carrier_id: number;
+  name: string;
+  description: Generated<string>;
+  conditions: Generated<string>;
+  setpoint: number;
+  hum_setpoint: number | null;
+  centre_sensor_id: number | null;
+  start_time: ColumnType<Date, Date | string, Date | string>;
+  record_start: ColumnType<Date, Date | string, Date | string>;
+  end_time: ColumnType<Date, Date | string, Date | string>;
+  interval_s: number;
+  data_delay_min: Generated<number>;
+  offline_delay_min: Generated<number>;
+  notify_complete: Generated<boolean>;
+  notify_timeout: Generated<boolean>;
+  notify_exception: Generated<boolean>;
+  status: Generated<number>;
+  ended_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  delay_noticed: Generated<boolean>;
+  offline_noticed: Generated<boolean>;
+  exception_seen: Generated<number>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_by: Generated<string>;
+}
+
+export interface VerifyTaskDeviceTable {
+  task_id: number;
+  sensor_id: number;
+  customer_id: number;
+}
+
+export interface WorkOrderTable {
+  id: Generated<number>;
+  customer_id: number;
+  subject_kind: string;
+  sensor_id: number | null;
+  gateway_id: number | null;
+  exception_id: number | null;
+  carrier_id: number | null;
+  subject_name: string;
+  category: string;
+  description: string;
+  status: Generated<number>;
+  raised_by: number | null;
+  raised_by_name: string;
+  rating: number | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface WorkOrderPictureTable {
+  id: Generated<number>;
+  customer_id: number;
+  work_order_id: number;
+  side: string;
+  user_name: string;
+  mime: string;
+  size: number;
+  data: Buffer;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface WorkOrderStepTable {
+  id: Generated<number>;
+  customer_id: number;
+  work_order_id: number;
+  action: string;
+  side: string;
+  user_id: number;
+  user_name: string;
+  note: Generated<string>;
+  rating: number | null;
+  status_before: number | null;
+  status_after: number;
+  at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface DB {
   alarm_queue: AlarmQueueTable;
   alarm_switch_log: AlarmSwitchLogTable;
+  alarm_trigger: AlarmTriggerTable;
+  alarm_trigger_contact: AlarmTriggerContactTable;
   app_user: AppUserTable;
   backup_file: BackupFileTable;
   base: BaseTable;
   captcha_spent: CaptchaSpentTable;
   carrier: CarrierTable;
   carrier_contact: CarrierContactTable;
+  carrier_defrost: CarrierDefrostTable;
   contact: ContactTable;
   customer: CustomerTable;
   device_command: DeviceCommandTable;
   device_loan: DeviceLoanTable;
   display: DisplayTable;
+  ex_catalog: ExCatalogTable;
+  exception_handling: ExceptionHandlingTable;
   exception_record: ExceptionRecordTable;
+  forward_binding: ForwardBindingTable;
+  forward_platform: ForwardPlatformTable;
+  forward_server: ForwardServerTable;
+  forward_state: ForwardStateTable;
   gateway: GatewayTable;
   gateway_event: GatewayEventTable;
   gateway_heartbeat: GatewayHeartbeatTable;
+  guide_group: GuideGroupTable;
+  guide_item: GuideItemTable;
   ingest_reject: IngestRejectTable;
+  invalid_rule: InvalidRuleTable;
+  invalid_rule_version: InvalidRuleVersionTable;
   job: JobTable;
   job_schedule: JobScheduleTable;
   login_failure: LoginFailureTable;
   login_qr: LoginQrTable;
   menu_resource: MenuResourceTable;
+  monitor_task: MonitorTaskTable;
   notice_log: NoticeLogTable;
   probe_range: ProbeRangeTable;
   probe_unit: ProbeUnitTable;
+  query_code: QueryCodeTable;
+  query_code_sensor: QueryCodeSensorTable;
   reading: ReadingTable;
   reading_1h: Reading1hTable;
   reading_5m: Reading5mTable;
+  record_point_sign: RecordPointSignTable;
+  record_point_time: RecordPointTimeTable;
   relay: RelayTable;
   relay_switch: RelaySwitchTable;
   role: RoleTable;
@@ -715,41 +1150,65 @@ export interface DB {
   sensor: SensorTable;
   setting: SettingTable;
   shortcut: ShortcutTable;
+  signature_copy: SignatureCopyTable;
   stored_file: StoredFileTable;
   sys_log: SysLogTable;
   sys_log_anchor: SysLogAnchorTable;
   sys_log_chain: SysLogChainTable;
+  trip: TripTable;
+  trip_position: TripPositionTable;
   type_setting: TypeSettingTable;
   user_role: UserRoleTable;
   user_scene: UserSceneTable;
   user_session: UserSessionTable;
+  verify_task: VerifyTaskTable;
+  verify_task_device: VerifyTaskDeviceTable;
+  work_order: WorkOrderTable;
+  work_order_picture: WorkOrderPictureTable;
+  work_order_step: WorkOrderStepTable;
 }
 
 /** Tables that hold a customer's data, with the column that names the customer. */
 export const TENANT_COLUMN = {
   alarm_queue: 'customer_id',
   alarm_switch_log: 'customer_id',
+  alarm_trigger: 'customer_id',
+  alarm_trigger_contact: 'customer_id',
   app_user: 'customer_id',
   base: 'customer_id',
   carrier: 'customer_id',
   carrier_contact: 'customer_id',
+  carrier_defrost: 'customer_id',
   contact: 'customer_id',
   customer: 'id',
   device_command: 'customer_id',
   device_loan: 'customer_id',
   display: 'customer_id',
+  ex_catalog: 'customer_id',
+  exception_handling: 'customer_id',
   exception_record: 'customer_id',
+  forward_binding: 'customer_id',
+  forward_platform: 'customer_id',
+  forward_server: 'customer_id',
+  forward_state: 'customer_id',
   gateway: 'customer_id',
   gateway_event: 'customer_id',
   gateway_heartbeat: 'customer_id',
   ingest_reject: 'customer_id',
+  invalid_rule: 'customer_id',
+  invalid_rule_version: 'customer_id',
   login_failure: 'customer_id',
   login_qr: 'customer_id',
+  monitor_task: 'customer_id',
   notice_log: 'customer_id',
   probe_range: 'customer_id',
+  query_code: 'customer_id',
+  query_code_sensor: 'customer_id',
   reading: 'customer_id',
   reading_1h: 'customer_id',
   reading_5m: 'customer_id',
+  record_point_sign: 'customer_id',
+  record_point_time: 'customer_id',
   relay: 'customer_id',
   relay_switch: 'customer_id',
   role: 'customer_id',
@@ -762,11 +1221,19 @@ export const TENANT_COLUMN = {
   scene_plane: 'customer_id',
   sensor: 'customer_id',
   shortcut: 'customer_id',
+  signature_copy: 'customer_id',
   stored_file: 'customer_id',
   sys_log: 'customer_id',
+  trip: 'customer_id',
+  trip_position: 'customer_id',
   user_role: 'customer_id',
   user_scene: 'customer_id',
   user_session: 'customer_id',
+  verify_task: 'customer_id',
+  verify_task_device: 'customer_id',
+  work_order: 'customer_id',
+  work_order_picture: 'customer_id',
+  work_order_step: 'customer_id',
 } as const satisfies Partial<Record<keyof DB, string>>;
 
 export type TenantTable = keyof typeof TENANT_COLUMN;

@@ -24,6 +24,7 @@ import {
   type OperationNode,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
+  type QueryId,
   type QueryResult,
   type RootOperationNode,
   type SelectQueryNode,
@@ -142,18 +143,18 @@ class ScopeTransformer extends OperationNodeTransformer {
     }
   }
 
-  protected override transformSelectQuery(node: SelectQueryNode, queryId?: any): SelectQueryNode {
+  protected override transformSelectQuery(node: SelectQueryNode, queryId?: QueryId): SelectQueryNode {
     const t = super.transformSelectQuery(node, queryId);
     return { ...t, where: this.scopeWhere(t.where, t.from?.froms) };
   }
 
-  protected override transformJoin(node: JoinNode, queryId?: any): JoinNode {
+  protected override transformJoin(node: JoinNode, queryId?: QueryId): JoinNode {
     const t = super.transformJoin(node, queryId);
     const ref = tenantRef(t.table);
     return ref ? JoinNode.cloneWithOn(t, this.pred(ref.alias, ref.column)) : t;
   }
 
-  protected override transformUpdateQuery(node: UpdateQueryNode, queryId?: any): UpdateQueryNode {
+  protected override transformUpdateQuery(node: UpdateQueryNode, queryId?: QueryId): UpdateQueryNode {
     const t = super.transformUpdateQuery(node, queryId);
     const target = t.table && tenantRef(t.table);
     if (target) {
@@ -168,13 +169,13 @@ class ScopeTransformer extends OperationNodeTransformer {
     return { ...t, where: this.limitWrites(where, t.table ? [t.table] : []) };
   }
 
-  protected override transformDeleteQuery(node: DeleteQueryNode, queryId?: any): DeleteQueryNode {
+  protected override transformDeleteQuery(node: DeleteQueryNode, queryId?: QueryId): DeleteQueryNode {
     const t = super.transformDeleteQuery(node, queryId);
     const where = this.scopeWhere(t.where, [...t.from.froms, ...(t.using?.tables ?? [])]);
     return { ...t, where: this.limitWrites(where, t.from.froms) };
   }
 
-  protected override transformInsertQuery(node: InsertQueryNode, queryId?: any): InsertQueryNode {
+  protected override transformInsertQuery(node: InsertQueryNode, queryId?: QueryId): InsertQueryNode {
     const t = super.transformInsertQuery(node, queryId);
     const target = t.into && tenantRef(t.into);
     if (!target) return t;
@@ -199,7 +200,7 @@ class ScopeTransformer extends OperationNodeTransformer {
     return t;
   }
 
-  protected override transformRaw(node: RawNode, queryId?: any): RawNode {
+  protected override transformRaw(node: RawNode, queryId?: QueryId): RawNode {
     const tables = rawTenantTables(node);
     if (tables.length) throw new TenantScopeError(`raw SQL over ${tables.join(', ')} cannot be scoped; write it with the query builder`);
     return super.transformRaw(node, queryId);
@@ -207,13 +208,13 @@ class ScopeTransformer extends OperationNodeTransformer {
 }
 
 class GuardTransformer extends OperationNodeTransformer {
-  protected override transformTable(node: TableNode, queryId?: any): TableNode {
+  protected override transformTable(node: TableNode, queryId?: QueryId): TableNode {
     if (!node.table.schema && tenantColumn(node.table.identifier.name)) {
       throw new TenantScopeError(`${node.table.identifier.name} holds customers' data: reach it through scoped(q, scope)`);
     }
     return super.transformTable(node, queryId);
   }
-  protected override transformRaw(node: RawNode, queryId?: any): RawNode {
+  protected override transformRaw(node: RawNode, queryId?: QueryId): RawNode {
     const tables = rawTenantTables(node);
     if (tables.length) throw new TenantScopeError(`${tables.join(', ')} holds customers' data: reach it through scoped(q, scope)`);
     return super.transformRaw(node, queryId);

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import type { AppDeps } from '../../deps.js';
+import type { Db } from '../db/client.js';
 
 /**
  * Faults of the parts around the console (the database, the broker, a silent ingest): each is
@@ -91,8 +91,16 @@ function formatDuration(ms: number) {
   return s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
+/** What healthOf needs of the process's parts (AppDeps has them): it keeps the one Health on `health`. */
+export interface HealthHost {
+  health?: Health;
+  log?: HealthLog;
+  config: { logLevel: string };
+  db: Pick<Db, 'status'>;
+}
+
 /** The health of this process, made on first use; the database's outages become its 'database' fault. */
-export function healthOf(deps: AppDeps): Health {
+export function healthOf(deps: HealthHost): Health {
   if (deps.health) return deps.health;
   let fallback: HealthLog | undefined;
   const health = (deps.health = new Health(() => deps.log ?? (fallback ??= pino({ level: deps.config.logLevel }))));

@@ -1,11 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { system } from '../db/kysely.js';
-import type { AppDeps } from '../../deps.js';
-import { healthOf, type Check } from './health.js';
+import type { Db } from '../db/client.js';
+import { healthOf, type Check, type HealthHost } from './health.js';
 
 /** How long /readyz waits for the database to answer SELECT 1. */
 const PING_TIMEOUT_MS = 2_000;
+
+/** What the health routes read of the process's parts (AppDeps has them). */
+export interface HealthRoutesDeps extends HealthHost {
+  db: Db;
+  /** This console's id among the replicas, shown by /healthz. */
+  replicaId?: string;
+  /** Device ingest, once made: how long ago a gateway last spoke. */
+  ingest?: { readonly lastMessageAt: number; readonly messageSeen: boolean };
+}
 
 /**
  * `/healthz`: the process lives and serves HTTP (restart it when this fails). `/readyz`: the
@@ -13,7 +22,7 @@ const PING_TIMEOUT_MS = 2_000;
  * this fails; it recovers by itself). docs/operations.md shows the systemd unit and the compose
  * health checks that use them.
  */
-export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps) {
+export function registerHealthRoutes(app: FastifyInstance, deps: HealthRoutesDeps) {
   const health = healthOf(deps);
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true, uptimeS: Math.round(process.uptime()), ...(deps.replicaId ? { replica: deps.replicaId } : {}) }));
 
@@ -29,7 +38,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps) {
   });
 }
 
-async function database(deps: AppDeps): Promise<Check> {
+async function database(deps: HealthRoutesDeps): Promise<Check> {
   const status = deps.db.status;
   if (status.down) return { ok: false, detail: `unreachable: ${status.cause ?? 'reconnecting'}` };
   let timer: NodeJS.Timeout | undefined;
@@ -44,7 +53,7 @@ async function database(deps: AppDeps): Promise<Check> {
   }
 }
 
-function silence(deps: AppDeps): Check {
+function silence(deps: HealthRoutesDeps): Check {
   const fault = healthOf(deps).fault('ingest');
   if (fault.active) return { ok: false, detail: fault.cause ?? 'silent' };
   const svc = deps.ingest;

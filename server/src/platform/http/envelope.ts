@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { Code, translate, toLocale, DEFAULT_LOCALE, type Locale } from '@coldwatch/contract';
 import { AppError, outOfRange } from './errors.js';
 import { isConnectionError } from '../db/outage.js';
@@ -14,11 +14,16 @@ export const ok = <T>(result: T, locale: Locale = DEFAULT_LOCALE) => ({
   result,
 });
 
-/** Language of spec §1: cookie first, then the stored setting (applied by auth), then the browser's, default Chinese. */
-export function requestLocale(req: FastifyRequest): Locale {
-  const cookies = (req as any).cookies as Record<string, string> | undefined;
+/**
+ * Language of spec §1: the cookie first, then the signed-in user's stored setting (`stored`, which
+ * the guard passes once it has resolved the session), then the browser's, default Chinese.
+ */
+export function requestLocale(req: FastifyRequest, stored?: Locale | null): Locale {
+  // Undefined where the cookie plugin is not registered.
+  const cookies: Partial<Record<string, string>> | undefined = req.cookies;
   const fromCookie = toLocale(cookies?.lang);
   if (fromCookie) return fromCookie;
+  if (stored) return stored;
   const header = req.headers['accept-language'];
   const first = typeof header === 'string' ? header.split(',')[0] : undefined;
   return toLocale(first) ?? DEFAULT_LOCALE;
@@ -49,12 +54,13 @@ export function registerEnvelope(app: FastifyInstance) {
     return payload;
   });
 
-  app.setErrorHandler((err: any, req, reply) => {
+  app.setErrorHandler((thrown: unknown, req, reply) => {
     const locale = req.locale ?? DEFAULT_LOCALE;
-    if (err instanceof AppError) {
-      if (err.httpStatus === 429) reply.header('retry-after', String(err.vars?.seconds ?? 1));
-      return sendError(reply, err.httpStatus, err.code, translate(err.msgKey, locale, err.vars), err.details && translateDetails(err.details, locale));
+    if (thrown instanceof AppError) {
+      if (thrown.httpStatus === 429) reply.header('retry-after', String(thrown.vars?.seconds ?? 1));
+      return sendError(reply, thrown.httpStatus, thrown.code, translate(thrown.msgKey, locale, thrown.vars), thrown.details && translateDetails(thrown.details, locale));
     }
+    const err = thrown as ThrownError;
     if (err.validation) {
       const details = translateDetails(fieldErrors(err.validation), locale);
       const first = Object.entries(details)[0];
@@ -84,7 +90,8 @@ export function registerEnvelope(app: FastifyInstance) {
   app.setNotFoundHandler((req, reply) => {
     const path = normalisedPath(req.url);
     const apiPath = API_PATH.test(path);
-    if (req.method === 'GET' && !apiPath && typeof (reply as any).sendFile === 'function') return (reply as any).sendFile('index.html');
+    // sendFile is there when the web app's files are served (@fastify/static).
+    if (req.method === 'GET' && !apiPath && typeof reply.sendFile === 'function') return reply.sendFile('index.html');
     const locale = req.locale ?? DEFAULT_LOCALE;
     // Spec §8 405: the path exists, with another method (a PUT to a POST route).
     const other = path === req.url.split('?')[0] && METHODS.filter((m) => m !== req.method).some((method) => app.hasRoute({ method, url: path }));
@@ -152,8 +159,11 @@ function unprintableField(root: unknown): string | undefined {
   return undefined;
 }
 
+/** What reaches the error handler besides an AppError: Fastify's errors (a failed validation, a status) and PostgreSQL's (a code, a detail). */
+type ThrownError = { validation?: readonly ValidationEntry[]; statusCode?: number; code?: string; detail?: unknown };
+
 /** PostgreSQL's foreign-key violation (23503) names its column: `Key (customer_id)=(9) is not present …` → customerId. */
-function foreignKeyField(err: any): string | undefined {
+function foreignKeyField(err: ThrownError): string | undefined {
   if (err?.code !== '23503') return undefined;
   const m = /Key \((\w+)\)=/.exec(String(err.detail ?? ''));
   if (!m || /is still referenced/.test(String(err.detail))) return undefined;
@@ -172,11 +182,20 @@ function translateDetails(d: Record<string, string>, locale: Locale) {
 }
 
 /**
+ * One failure of a validation error as fastify-type-provider-zod reports it: zod's issue as
+ * keyword (its code), instancePath (its path), message, and params (its other fields: the `keys`
+ * of unrecognized_keys; an earlier provider put the whole issue in params.issue).
+ */
+export type ValidationEntry = Partial<Pick<FastifySchemaValidationError, 'keyword' | 'instancePath' | 'message'>> & {
+  params?: { keys?: readonly string[]; issue?: { code?: string; path?: readonly PropertyKey[]; keys?: readonly string[] } };
+};
+
+/**
  * The failing fields of a validation error as field → catalogue key: a field outside the
  * schema is named with errors.rule.unknownField, so the caller knows what to drop. Routes that
  * choose their own §8 answer (attachValidation) read the same map.
  */
-export function fieldErrors(validation: any[]): Record<string, string> {
+export function fieldErrors(validation: readonly ValidationEntry[]): Record<string, string> {
   const details: Record<string, string> = {};
   for (const v of validation) {
     const issue = v.params?.issue;

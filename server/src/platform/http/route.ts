@@ -1,8 +1,19 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Code, envelope, id, translate, type Locale, type RouteDef } from '@coldwatch/contract';
-import type { ZApp } from '../../modules/index.js';
 import { ok } from './envelope.js';
+
+/** The Fastify instance that routes are served on: its schemas are zod's. */
+export type ZApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
 /** What the guard needs of a route (platform/auth/guard.ts). */
 export interface Access {

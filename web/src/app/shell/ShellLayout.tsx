@@ -17,6 +17,8 @@ import { TabsBar } from './TabsBar';
 import { UserMenu } from './UserMenu';
 import { ShortcutBar } from '../../features/shortcut/ShortcutBar';
 import './shell.css';
+import { GuidedTour } from '../../features/tour/GuidedTour';
+import { HelpButton } from '../../features/help/HelpButton';
 
 export const SIDER_WIDTH = 210;
 export const SIDER_COLLAPSED = 65;
@@ -95,6 +97,7 @@ export function ShellLayout() {
           </Tooltip>
           <div className="cw-tabs-wrap">
             <TabsBar
+              compact={narrow}
               tabs={tabs}
               activeKey={activeKey}
               onOpen={(tab) => navigate(tab.path)}
@@ -103,20 +106,25 @@ export function ShellLayout() {
             />
           </div>
           <div className="cw-header-right">
+            <HelpButton />
             <LanguageSwitch loggedIn />
             <UserMenu />
           </div>
         </Layout.Header>
-        <ShortcutBar />
+        {/* On a phone the shortcut bar and the footer scroll with the page instead of holding 110 px of it. */}
+        {!narrow && <ShortcutBar />}
         <Layout.Content className="cw-content">
+          {narrow && <ShortcutBar />}
           <ErrorBoundary key={location.pathname}>
             <Suspense fallback={<Spin className="cw-page-spin" />}>
               <Outlet />
             </Suspense>
           </ErrorBoundary>
+          {narrow && <ShellFooter />}
         </Layout.Content>
-        <ShellFooter />
+        {!narrow && <ShellFooter />}
       </Layout>
+      <GuidedTour />
     </Layout>
   );
 }

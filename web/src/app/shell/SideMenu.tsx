@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Menu, type MenuProps } from 'antd';
 import { HomeOutlined } from '@ant-design/icons';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth';
 import { contractMenu, findEntry, sideMenuModel } from '../menu';
@@ -10,6 +10,9 @@ import { HOME_PATH } from '../tabs';
 import { menuIcon } from './menuIcons';
 
 type Item = Required<MenuProps>['items'][number];
+
+/** A page's entry as a real link: a middle or Ctrl click opens it in a new browser tab. */
+const linkTo = (url: string, text: string) => <Link to={url}>{text}</Link>;
 
 /** Localised name of a menu entry: the `menu` catalogue by code, else the server's name. */
 export function useMenuLabel() {
@@ -39,16 +42,16 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   }, [section]);
 
   const items: Item[] = [
-    { key: HOME_PATH, icon: <HomeOutlined />, label: t('shell:page.home'), onMouseEnter: () => preloadPage(HOME_PATH) },
+    { key: HOME_PATH, icon: <HomeOutlined />, label: linkTo(HOME_PATH, t('shell:page.home')), onMouseEnter: () => preloadPage(HOME_PATH) },
     ...model.map((e) =>
       e.children
         ? {
             key: e.key,
             icon: menuIcon(e.code, e.icon),
             label: label(e.code, e.name),
-            children: e.children.map((c) => ({ key: c.url, label: label(c.code, c.name), onMouseEnter: () => preloadPage(c.url) })),
+            children: e.children.map((c) => ({ key: c.url, label: linkTo(c.url, label(c.code, c.name)), onMouseEnter: () => preloadPage(c.url) })),
           }
-        : { key: e.url, icon: menuIcon(e.code, e.icon), label: label(e.code, e.name), onMouseEnter: () => preloadPage(e.url) },
+        : { key: e.url, icon: menuIcon(e.code, e.icon), label: linkTo(e.url, label(e.code, e.name)), onMouseEnter: () => preloadPage(e.url) },
     ),
   ];
 
@@ -64,7 +67,10 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
         // A section just opened: its pages' chunks, ahead of the click.
         for (const e of model) if (keys.includes(e.key) && !open.includes(e.key)) e.children?.forEach((c) => preloadPage(c.url));
       }}
-      onClick={({ key }) => navigate(key)}
+      // A click on the link itself is the link's (client-side, or a new tab); the keyboard's Enter is the menu's.
+      onClick={({ key, domEvent }) => {
+        if (!(domEvent.target as HTMLElement).closest('a')) navigate(key);
+      }}
       style={{ borderInlineEnd: 0 }}
     />
   );

@@ -1,9 +1,11 @@
-import { Dropdown, Tabs, type MenuProps } from 'antd';
-import { CloseCircleOutlined, CloseOutlined, MinusCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Tabs, type MenuProps } from 'antd';
+import { CloseCircleOutlined, CloseOutlined, DownOutlined, MinusCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { HOME_PATH, type Tab, type TabsAction } from '../tabs';
 
 export interface TabsBarProps {
+  /** A phone: the shown page's name in full, the other tabs and the tab actions in its drop-down. */
+  compact?: boolean;
   tabs: Tab[];
   activeKey: string;
   onOpen: (tab: Tab) => void;
@@ -12,7 +14,7 @@ export interface TabsBarProps {
 }
 
 /** Tabs of visited pages; right-click: refresh, close, close others, close all (spec §2). */
-export function TabsBar({ tabs, activeKey, onOpen, onRefresh, onAction }: TabsBarProps) {
+export function TabsBar({ compact, tabs, activeKey, onOpen, onRefresh, onAction }: TabsBarProps) {
   const { t } = useTranslation();
 
   const menuFor = (tab: Tab): MenuProps => ({
@@ -30,6 +32,32 @@ export function TabsBar({ tabs, activeKey, onOpen, onRefresh, onAction }: TabsBa
       else if (key === 'closeAll') onAction({ type: 'closeAll' });
     },
   });
+
+  if (compact) {
+    const active = tabs.find((x) => x.key === activeKey) ?? tabs[0];
+    const actions = menuFor(active);
+    const menu: MenuProps = {
+      items: [
+        ...tabs.map((tab) => ({ key: `open:${tab.key}`, label: t(tab.titleKey), disabled: tab.key === active.key })),
+        { type: 'divider' as const },
+        ...(actions.items ?? []),
+      ],
+      onClick: (info) => {
+        const tab = info.key.startsWith('open:') ? tabs.find((x) => `open:${x.key}` === info.key) : undefined;
+        if (tab) onOpen(tab);
+        else actions.onClick?.(info);
+      },
+    };
+    return (
+      <Dropdown menu={menu} trigger={['click']}>
+        <Button type="text" className="cw-tabs-compact">
+          <span className="cw-tab-label">{t(active.titleKey)}</span>
+          {tabs.length > 1 && <span className="cw-tabs-count">{tabs.length}</span>}
+          <DownOutlined />
+        </Button>
+      </Dropdown>
+    );
+  }
 
   return (
     <Tabs

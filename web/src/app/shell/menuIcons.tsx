@@ -20,6 +20,7 @@ import {
   QuestionCircleOutlined,
   ExceptionOutlined,
   DesktopOutlined,
+  QrcodeOutlined,
 } from '@ant-design/icons';
 
 /** Icons by the menu resource's icon name (spec §3 menu resource `icon`). */
@@ -36,6 +37,7 @@ const BY_ICON: Record<string, ReactNode> = {
   team: <TeamOutlined />,
   setting: <SettingOutlined />,
   user: <UserOutlined />,
+  qrcode: <QrcodeOutlined />,
 };
 
 /** Icons by menu code, for entries whose resource names no icon (and for the shortcut bar). */
@@ -50,6 +52,7 @@ const BY_CODE: Record<string, ReactNode> = {
   application: <ApartmentOutlined />,
   count: <BarChartOutlined />,
   workOrder: <ProfileOutlined />,
+  findCode: <QrcodeOutlined />,
   log: <NotificationOutlined />,
   sysLog: <FileSearchOutlined />,
   account: <TeamOutlined />,

@@ -1,84 +1,156 @@
-import { useEffect, useState } from 'react';
-import { Alert, Form, Input, Modal } from 'antd';
+import { useEffect } from 'react';
+import { Alert, Form, Input, Modal, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { exceptionApi, type ExceptionRow } from '@coldwatch/contract';
-import { ApiError } from '../../api/client';
-import { useAction } from '../../api/hooks';
-import { errorMessage } from '../../app/errors';
+import { CHOSEN_MEANINGS, exceptionApi, exReasonApi, JUDGEMENTS, type ExceptionRow, type Judgement } from '@coldwatch/contract';
+import { useAction, useCall } from '../../api/hooks';
+import { reasonName } from './reasonName';
+import { SignFields } from './SignFields';
+import { useSignedStep } from './useSignedStep';
+
+/** Handle several pending exceptions at once, or correct one processed exception's handling. */
+export type HandleTarget = { mode: 'handle'; rows: ExceptionRow[] } | { mode: 'correct'; row: ExceptionRow };
 
 interface Props {
-  row: ExceptionRow | null;
+  target: HandleTarget | null;
   onClose: () => void;
   onDone: () => void;
 }
 
-/** Handle an exception: its reason and the measures taken → PUT /service/exception/handle. */
-export function HandleDialog({ row, onClose, onDone }: Props) {
-  const { t } = useTranslation('abnormal');
-  const [form] = Form.useForm<{ reason: string; measures: string }>();
-  const [error, setError] = useState<string | null>(null);
-  const handle = useAction(exceptionApi.handle, {
-    success: t('handle.done'),
-    invalidates: [exceptionApi.page, exceptionApi.latest, exceptionApi.stats],
-    onDone: () => {
-      onDone();
-      onClose();
-    },
-    onFailed: (e) => {
-      if (e instanceof ApiError && e.details) {
-        form.setFields(Object.entries(e.details).map(([name, msg]) => ({ name: name as 'reason' | 'measures', errors: [msg] })));
-      }
-      setError(errorMessage(e, t));
-      return true;
-    },
-  });
+interface Values {
+  reasonId?: number;
+  measures: string;
+  comment: string;
+  judgement?: Judgement;
+  excluded: boolean;
+  excludedWhy: string;
+  meaning: (typeof CHOSEN_MEANINGS)[number];
+  sign: { account: string; password: string };
+}
+
+const INVALIDATES = [exceptionApi.page, exceptionApi.latest, exceptionApi.stats, exceptionApi.detail];
+/** The form is long: items sit closer than antd's default so that dialog and signature fit a laptop screen. */
+const ITEM = { marginBottom: 12 };
+
+/**
+ * The handling of exceptions (spec §3; docs/alarms.md "Handling and signatures"): a reason from
+ * the customer's catalogue, the measures taken, a comment, the judgement (confirmed or
+ * suspected abnormal), excluded with why, what the signature means, and the signature itself.
+ * → PUT /service/exception/handle (several ids, all or none) or /correct (a new step).
+ */
+export function HandleDialog({ target, onClose, onDone }: Props) {
+  const { t, i18n } = useTranslation('abnormal');
+  const [form] = Form.useForm<Values>();
+  const rows = !target ? [] : target.mode === 'handle' ? target.rows : [target.row];
+  const customers = new Set(rows.map((r) => r.customerId));
+  const customerId = rows[0]?.customerId;
+  const reasons = useCall(exReasonApi.options, { query: { customerId } }, { enabled: !!target && customers.size === 1 });
+  const excluded = Form.useWatch('excluded', form);
+  const meaning = Form.useWatch('meaning', form) ?? 'reviewed';
+
+  const { error, setError, failed, done } = useSignedStep(form, onDone, onClose);
+  const handle = useAction(exceptionApi.handle, { success: t('handle.done', { count: rows.length }), invalidates: INVALIDATES, onDone: done, onFailed: failed });
+  const correct = useAction(exceptionApi.correct, { success: t('handle.corrected'), invalidates: INVALIDATES, onDone: done, onFailed: failed });
 
   useEffect(() => {
-    if (row) {
-      form.setFieldsValue({ reason: row.reason ?? '', measures: row.measures ?? '' });
-      setError(null);
+    if (!target) return;
+    form.resetFields();
+    setError(null);
+    // A correction starts from the handling it corrects; its comment (why) is new.
+    if (target.mode === 'correct') {
+      const r = target.row;
+      form.setFieldsValue({ reasonId: r.reasonId ?? undefined, measures: r.measures, judgement: r.judgement ?? undefined, excluded: r.excluded, excludedWhy: r.excludedWhy });
     }
-  }, [row, form]);
+  }, [target, form, setError]);
 
   const submit = async () => {
-    if (!row) return;
-    let v: { reason: string; measures: string };
+    if (!target) return;
+    let v: Values;
     try {
       v = await form.validateFields();
     } catch {
       return; // the form shows what is missing
     }
     setError(null);
-    await handle.run({ body: { id: row.id, reason: v.reason.trim(), measures: v.measures.trim() } });
+    const common = {
+      reasonId: v.reasonId!,
+      measures: v.measures.trim(),
+      comment: (v.comment ?? '').trim(),
+      judgement: v.judgement!,
+      excluded: !!v.excluded,
+      excludedWhy: v.excluded ? (v.excludedWhy ?? '').trim() : '',
+      meaning: v.meaning,
+      sign: { account: v.sign.account.trim(), password: v.sign.password },
+    };
+    if (target.mode === 'handle') await handle.run({ body: { ids: target.rows.map((r) => r.id), ...common } });
+    else await correct.run({ body: { id: target.row.id, ...common } });
   };
 
+  const one = rows.length === 1 ? rows[0] : null;
+  const title = target?.mode === 'correct' ? t('handle.correctTitle') : rows.length > 1 ? t('handle.titleMany', { count: rows.length }) : t('handle.title');
   return (
     <Modal
-      open={!!row}
-      title={t('handle.title')}
-      width={500}
-      style={{ top: '8vh' }}
+      open={!!target}
+      title={title}
+      width={620}
+      style={{ top: '5vh' }}
       okText={t('handle.ok')}
       cancelText={t('handle.cancel')}
-      confirmLoading={handle.busy}
+      okButtonProps={{ disabled: customers.size > 1 }}
+      confirmLoading={handle.busy || correct.busy}
       onOk={() => void submit()}
       onCancel={onClose}
+      // Above the detail drawer, which opens it too (both would stack at antd's 1000, the dialog under the drawer's mask).
+      zIndex={1050}
       destroyOnHidden
       forceRender
+      styles={{ body: { maxHeight: '78vh', overflowY: 'auto', overflowX: 'hidden', paddingInlineEnd: 4 } }}
     >
-      {row && (
-        <div style={{ marginBottom: 12, color: 'rgba(0,0,0,.55)' }}>
-          {t('handle.summary', { carrier: row.carrierName ?? '-', device: row.devNo ?? '-', category: t(`category.${row.category}`, { defaultValue: row.category }) })}
-        </div>
-      )}
+      <div style={{ marginBottom: 12, color: 'rgba(0,0,0,.55)' }}>
+        {one
+          ? t('handle.summary', { carrier: one.carrierName ?? '-', device: one.devNo ?? '-', category: t(`category.${one.category}`, { defaultValue: one.category }) })
+          : t('handle.summaryMany', { count: rows.length })}
+      </div>
+      {customers.size > 1 && <Alert type="warning" showIcon title={t('handle.oneCustomer')} style={{ marginBottom: 12 }} />}
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
-      <Form form={form} layout="vertical">
-        <Form.Item name="reason" label={t('handle.reason')} rules={[{ required: true, whitespace: true, message: t('handle.reasonRequired') }, { max: 250 }]}>
-          <Input.TextArea rows={3} maxLength={250} showCount />
+      <Form form={form} name="handleForm" layout="vertical" initialValues={{ excluded: false, meaning: 'reviewed', comment: '', excludedWhy: '' }}>
+        <Form.Item name="reasonId" label={t('handle.reason')} rules={[{ required: true, message: t('handle.reasonRequired') }]} style={ITEM}>
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            loading={reasons.isLoading}
+            placeholder={t('handle.reasonPlaceholder')}
+            options={(reasons.data ?? []).map((r) => ({ value: r.id, label: reasonName(r, i18n.language) }))}
+          />
         </Form.Item>
-        <Form.Item name="measures" label={t('handle.measures')} rules={[{ required: true, whitespace: true, message: t('handle.measuresRequired') }, { max: 250 }]}>
-          <Input.TextArea rows={3} maxLength={250} showCount />
+        <Form.Item name="measures" label={t('handle.measures')} rules={[{ required: true, whitespace: true, message: t('handle.measuresRequired') }]} style={ITEM}>
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={250} showCount />
         </Form.Item>
+        <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap' }}>
+          <Form.Item name="judgement" label={t('handle.judgement')} rules={[{ required: true, message: t('handle.judgementRequired') }]} style={{ ...ITEM, flex: '1 1 260px' }}>
+            <Radio.Group options={JUDGEMENTS.map((j) => ({ value: j, label: t(`judgement.${j}`) }))} />
+          </Form.Item>
+          <Form.Item name="meaning" label={t('handle.meaning')} style={ITEM}>
+            <Radio.Group optionType="button" options={CHOSEN_MEANINGS.map((m) => ({ value: m, label: t(`meaning.${m}`) }))} />
+          </Form.Item>
+        </div>
+        <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
+          <Form.Item name="excluded" label={t('handle.excluded')} valuePropName="checked" tooltip={t('handle.excludedHelp')} style={ITEM}>
+            <Switch />
+          </Form.Item>
+          {excluded && (
+            <Form.Item name="excludedWhy" label={t('handle.excludedWhy')} rules={[{ required: true, whitespace: true, message: t('handle.excludedWhyRequired') }]} style={{ ...ITEM, flex: 1 }}>
+              <Input maxLength={250} />
+            </Form.Item>
+          )}
+        </div>
+        <Form.Item
+          name="comment"
+          label={target?.mode === 'correct' ? t('handle.correctWhy') : t('handle.comment')}
+          rules={target?.mode === 'correct' ? [{ required: true, whitespace: true, message: t('handle.correctWhyRequired') }] : []}
+          style={ITEM}
+        >
+          <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={250} />
+        </Form.Item>
+        <SignFields meaning={meaning} />
       </Form>
     </Modal>
   );

@@ -23,3 +23,22 @@ export function historyWindow(row: { startTs: number; endTs?: number | null; ong
   const end = row.ongoing || !row.endTs ? now : Math.min(now, row.endTs + pad);
   return [row.startTs - pad, end];
 }
+
+/**
+ * What an exception names as its device: its sensor; a data exception without one is the
+ * carrier's value; a gateway, display or relay exception (no sensor) its gateway's number and
+ * name; else nothing.
+ */
+export function deviceOf(row: { devNo: string | null; gatewaySn?: string | null; gatewayName?: string | null; type: string; carrierId?: number | null }): { devNo: string } | { gateway: string } | { carrierValue: true } | null {
+  if (row.devNo) return { devNo: row.devNo };
+  if (row.type === 'data' && (row.carrierId === undefined || row.carrierId !== null)) return { carrierValue: true };
+  if (row.gatewaySn) return { gateway: row.gatewayName && row.gatewayName !== row.gatewaySn ? `${row.gatewaySn} · ${row.gatewayName}` : row.gatewaySn };
+  return null;
+}
+
+/** The device as text (the detail's line): the carrier value's label given. */
+export function deviceText(row: Parameters<typeof deviceOf>[0], carrierValue: string): string {
+  const d = deviceOf(row);
+  if (!d) return '--';
+  return 'carrierValue' in d ? carrierValue : 'devNo' in d ? d.devNo : d.gateway;
+}

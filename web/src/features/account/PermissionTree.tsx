@@ -76,7 +76,7 @@ export function PermissionTree({ tree, loading, error, value, onChange, height =
         selectable={false}
         blockNode
         height={height}
-        treeData={tree as any}
+        treeData={tree}
         checkedKeys={value ?? []}
         expandedKeys={expanded ?? topKeys}
         onExpand={(k) => setExpanded(k as string[])}

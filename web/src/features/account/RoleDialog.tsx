@@ -1,8 +1,9 @@
-import { App, Form, Row, Tag } from 'antd';
+import { App, Form, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { roleApi } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
+import { FormSection } from '../../ui/FormSection';
 import { ROLE_CODE_FIELDS, serverFieldErrors } from '../sys/formRules';
 import { RoleBasicFields, RoleReachFields } from './RoleFields';
 import { ROLE_FIELDS, roleBody, toPerms, type RoleValues } from './roleForm';
@@ -60,13 +61,13 @@ export function RoleDialog({ target, onClose, onDone }: Props) {
       scrollBody
       onSubmit={submit}
       onCancel={onClose}
+      form={form}
+      formName="roleForm"
     >
-      <Form form={form} name="roleForm" layout="vertical" size="small">
-        <Row gutter={16}>
-          <RoleBasicFields form={form} data={data} isNew={isNew} />
-          <RoleReachFields form={form} data={data} isNew={isNew} />
-        </Row>
-      </Form>
+      <FormSection>
+        <RoleBasicFields form={form} data={data} isNew={isNew} />
+        <RoleReachFields form={form} data={data} isNew={isNew} />
+      </FormSection>
     </FormDialog>
   );
 }

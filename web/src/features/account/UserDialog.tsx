@@ -1,8 +1,9 @@
-import { App, Form, Row } from 'antd';
+import { App, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { userApi } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
+import { FormSection } from '../../ui/FormSection';
 import { USER_CODE_FIELDS, serverFieldErrors } from '../sys/formRules';
 import { UserAccessFields, UserIdentityFields } from './UserFields';
 import { USER_FIELDS, userBody, type UserValues } from './userForm';
@@ -51,13 +52,13 @@ export function UserDialog({ target, onClose, onDone }: Props) {
       scrollBody
       onSubmit={submit}
       onCancel={onClose}
+      form={form}
+      formName="userForm"
     >
-      <Form form={form} name="userForm" layout="vertical" size="small">
-        <Row gutter={16}>
-          <UserIdentityFields form={form} data={data} isNew={isNew} />
-          <UserAccessFields form={form} data={data} isNew={isNew} />
-        </Row>
-      </Form>
+      <FormSection>
+        <UserIdentityFields form={form} data={data} isNew={isNew} />
+        <UserAccessFields form={form} data={data} isNew={isNew} />
+      </FormSection>
     </FormDialog>
   );
 }

@@ -1,11 +1,8 @@
 /** /device/base: the smart bases of the caller's scope (spec §2, §3 base types); a base's detail opens in its own window (spec §2 /BaseDetail). */
 import { useState } from 'react';
-import { Button } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { BASE_TYPES, baseApi, type BaseRow } from '@coldwatch/contract';
-import { useAuth } from '../../app/auth';
-import { ListPage, useListRef, type ListColumn } from '../../ui';
+import { AddButton, ListPage, useListRef, type ListColumn } from '../../ui';
 import { flatDeleteTexts, flatStatusTexts, useDeviceActions, useDeviceColumns } from '../device/deviceList';
 import { typeName } from '../type/typeLabels';
 import { BaseDialog } from './BaseDialog';
@@ -15,7 +12,6 @@ export const openBase = (id: number) => window.open(`/BaseDetail?id=${id}`, `bas
 
 export default function BasePage() {
   const { t } = useTranslation('base');
-  const { can } = useAuth();
   const list = useListRef();
   const [editing, setEditing] = useState<BaseRow | 'new' | null>(null);
   const col = useDeviceColumns();
@@ -44,11 +40,9 @@ export default function BasePage() {
         items: [{ key: 'edit', perm: 'editPlinth', label: t('edit'), onClick: setEditing }, act.status, act.remove],
       }}
       toolbar={
-        can('newPlinth') && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            {t('add')}
-          </Button>
-        )
+        <AddButton perm="newPlinth" onClick={() => setEditing('new')}>
+          {t('add')}
+        </AddButton>
       }
       empty={t('empty')}
       scrollX={1300}

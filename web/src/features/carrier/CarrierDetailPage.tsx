@@ -8,6 +8,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Col, Empty, Row, Select, Space, Spin } from 'antd';
 import { EditOutlined, LineChartOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { isClimateSensor } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
 import { PageCard } from '../../ui';
 import { CarrierCard } from '../databoard/CarrierCard';
@@ -30,7 +31,7 @@ export default function CarrierDetailPage() {
   const [chartDev, setChartDev] = useState<string | undefined>();
 
   const sensors = useMemo(() => c?.sensors ?? [], [c]);
-  const climate = sensors.filter((s) => s.type !== 'gas' && s.type !== 'magnet');
+  const climate = sensors.filter((s) => isClimateSensor(s.type));
   const devNo = chartDev ?? climate[0]?.devNo;
 
   if (!id) return <PageCard><Empty description={t('detail.noId')} /></PageCard>;

@@ -1,12 +1,13 @@
 // @vitest-environment jsdom
 /**
  * The carrier dialog as a form dialog: filled in, the contract's range rules refuse a minimum
- * above the maximum with their message and send nothing; good values go as the add body to its
- * route (the scene's customer's sensors offered and bound), and the dialog closes.
+ * above the maximum, and its alarm rules a delay past a day and a margin of three decimals, with
+ * their messages and send nothing; good values go as the add body to its route (the scene's
+ * customer's sensors offered and bound, the default humidity margin), and the dialog closes.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { carrierApi, contactApi, sceneApi, sensorApi, typeApi, type CarrierRow } from '@coldwatch/contract';
+import { carrierApi, contactApi, sceneApi, sensorApi, typeApi, type CarrierRow, alarmTriggerApi } from '@coldwatch/contract';
 import { renderSignedIn, serverAnswers } from '../../ui/testing/render';
 import { dialog, fill, pick, save } from '../../ui/testing/dialog';
 import { CarrierDialog } from './CarrierDialog';
@@ -22,6 +23,7 @@ const answers = {
   [sensorApi.page.path]: { total: 1, rows: [{ id: 11, devNo: 'T1000001', type: 'thermohygro' }] },
   [carrierApi.add.path]: { id: 30 },
   [carrierApi.update.path]: { id: 30 },
+  [alarmTriggerApi.options.path]: [{ id: 7, name: 'Day and night', channels: ['email', 'sms'] }],
 };
 
 afterEach(() => {
@@ -49,12 +51,14 @@ describe('CarrierDialog', () => {
 
     fill('Temperature min', '2');
     fill('Temperature max', '8');
+    // The alarm delay and margins are the trigger's now (/sysAlarm): none bound, the carrier takes the defaults.
+    expect(screen.queryByText('Alarm delay')).toBeNull();
     save();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     const add = calls.find((c) => c.path === carrierApi.add.path)!;
     expect(add.method).toBe('POST');
     expect(add.body).toEqual({
-      name: 'Vaccine fridge', type: 2, sceneId: 4, status: 1, mode: 'normal', loadType: 0, traceable: false, alarmOn: true, isKpi: true, sampleMode: 'latest', alarmMethods: ['email'],
+      name: 'Vaccine fridge', type: 2, sceneId: 4, status: 1, mode: 'normal', loadType: 0, traceable: false, alarmOn: true, isKpi: true, sampleMode: 'latest', mktDh: 10000, triggerId: null,
       tempMin: 2, tempMax: 8, humMin: null, humMax: null, contactIds: [21], sensorIds: [11],
     });
     expect(calls.find((c) => c.path === sensorApi.page.path)?.query).toEqual({ iDisplayLength: '100', bound: 'false', customerId: '1' });
@@ -62,7 +66,7 @@ describe('CarrierDialog', () => {
   });
 
   it('edits a carrier: its bound sensors chosen, the update sent with its id', async () => {
-    const c = { id: 30, name: 'Fridge', type: 2, sceneId: 4, status: 1, mode: 'normal', loadType: 0, traceable: true, alarmOn: true, isKpi: false, sampleMode: 'avg', alarmMethods: ['email', 'sms'], tempMin: 2, tempMax: 8, humMin: null, humMax: null } as unknown as CarrierRow;
+    const c = { id: 30, name: 'Fridge', type: 2, sceneId: 4, status: 1, mode: 'normal', loadType: 0, traceable: true, alarmOn: true, isKpi: false, sampleMode: 'avg', triggerId: 7, channels: ['email', 'sms'], tempMin: 2, tempMax: 8, humMin: null, humMax: null, alarmDelayS: 120, tempMargin: 0, humMargin: 2 } as unknown as CarrierRow;
     const calls = serverAnswers({ ...answers, [carrierApi.detail.path]: { ...c, contactIds: [21] } });
     const onClose = vi.fn();
     renderSignedIn(<CarrierDialog target={c} onClose={onClose} onDone={() => {}} />);
@@ -73,7 +77,7 @@ describe('CarrierDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(calls.find((x) => x.path === carrierApi.update.path)).toMatchObject({
       method: 'PUT',
-      body: { id: 30, name: 'Fridge', sceneId: 4, traceable: true, isKpi: false, sampleMode: 'avg', alarmMethods: ['email', 'sms'], tempMin: 2, tempMax: 6.5, contactIds: [21], sensorIds: [11] },
+      body: { id: 30, name: 'Fridge', sceneId: 4, traceable: true, isKpi: false, sampleMode: 'avg', triggerId: 7, tempMin: 2, tempMax: 6.5, contactIds: [21], sensorIds: [11] },
     });
   });
 });

@@ -1,8 +1,8 @@
 /** The carrier form's three sections: the basics, the zones, and the devices and alarms. */
-import { Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Switch, TreeSelect } from 'antd';
+import { Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Switch, TreeSelect } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CARRIER_MODES, CARRIER_STATUS, CARRIER_TYPES, LOAD_TYPES, NOTICE_CHANNELS, SAMPLE_MODES, SAMPLE_MODE_MIN } from '@coldwatch/contract';
+import { CARRIER_MODES, CARRIER_STATUS, CARRIER_TYPES, LOAD_TYPES, MKT_DH_DEFAULT, MKT_DH_MAX, MKT_DH_MIN, SAMPLE_MODES, SAMPLE_MODE_MIN } from '@coldwatch/contract';
 import { rules } from '../sys/formRules';
 import { useOffered } from '../type/useOffered';
 import { carrierStatusLabel, carrierTypeLabel } from './carrierLabels';
@@ -71,7 +71,7 @@ function ZoneInput({ field, unit, disabled }: { field: ZoneField; unit: string; 
   );
 }
 
-/** The temperature and humidity zones; the humidity one closed to thermometers only. */
+/** The temperature and humidity zones, the humidity one closed to thermometers only (the alarm delay and margins are the trigger's). */
 export function CarrierZoneFields({ thermometersOnly }: { thermometersOnly: boolean }) {
   const { t } = useTranslation('carrier');
   const zones: [ZoneField, string][] = [['tempMin', '°C'], ['tempMax', '°C'], ['humMin', '%RH'], ['humMax', '%RH']];
@@ -92,8 +92,8 @@ export function CarrierZoneFields({ thermometersOnly }: { thermometersOnly: bool
   );
 }
 
-/** Bound sensors (of the scene's customer), sample mode, alarm channels and the contacts who get the alarms. */
-export function CarrierAlarmFields({ data: { customerId, sensors, contacts, setSensorSearch, setContactSearch } }: { data: CarrierFormData }) {
+/** Bound sensors (of the scene's customer), sample mode, the alarm trigger and the contacts who get the alarms. */
+export function CarrierAlarmFields({ data: { customerId, sensors, contacts, triggers, setSensorSearch, setContactSearch } }: { data: CarrierFormData }) {
   const { t } = useTranslation('carrier');
   return (
     <>
@@ -116,10 +116,27 @@ export function CarrierAlarmFields({ data: { customerId, sensors, contacts, setS
           <Form.Item name="sampleMode" label={t('form.sampleMode')} extra={t('form.sampleModeHelp')}>
             <Select options={SAMPLE_MODES.map((m) => ({ value: m, label: `${t(`sampleMode.${m}`)} (${t('form.atLeast', { n: SAMPLE_MODE_MIN[m] })})` }))} />
           </Form.Item>
+          <Form.Item name="mktDh" label={t('form.mktDh')} extra={t('form.mktDhHelp')} rules={[{ type: 'number', min: MKT_DH_MIN, max: MKT_DH_MAX, message: t('form.mktDhRange') }]}>
+            <InputNumber style={{ width: '100%' }} min={MKT_DH_MIN} max={MKT_DH_MAX} step={100} placeholder={String(MKT_DH_DEFAULT)} addonAfter="K" />
+          </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
-          <Form.Item name="alarmMethods" label={t('form.alarmMethods')} rules={[{ required: true, type: 'array', min: 1, message: t('rule.alarmMethodRequired') }]}>
-            <Checkbox.Group options={NOTICE_CHANNELS.map((c) => ({ value: c, label: t(`channel.${c}`) }))} />
+          {/* Channels, hours, repeats, delay and margins are the trigger's (/sysAlarm); none: the contacts by e-mail. */}
+          <Form.Item
+            name="triggerId"
+            label={t('form.trigger')}
+            extra={
+              <span>
+                {t('form.triggerHelp')} <Link to="/sysAlarm">{t('form.manageTriggers')}</Link>
+              </span>
+            }
+          >
+            <Select
+              allowClear
+              disabled={!customerId}
+              placeholder={t('form.triggerNone')}
+              options={(triggers.data ?? []).map((x) => ({ value: x.id, label: `${x.name} · ${x.channels.map((c) => t(`channel.${c}`)).join(', ')}` }))}
+            />
           </Form.Item>
         </Col>
       </Row>

@@ -142,6 +142,8 @@ function CarrierList({ type }: { type: number }) {
           <div style={{ flex: 1, minWidth: 240 }}>
             <SearchBar fields={fields} onSearch={(v) => setFilters({ name: v.name as string, status: v.status as number, mode: v.mode as CarrierMode, alarmOn: v.alarmOn as Filters['alarmOn'] })} />
           </div>
+          {/* Vehicles: their trips, routes and transport codes (/transHistory, docs/transport.md). */}
+          {type === 3 && can('viewCar') && <Button onClick={() => void navigate('/transHistory')}>{t('trip:title')}</Button>}
           {can('newCarrier') && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
               {t('action.add')}

@@ -1,10 +1,11 @@
 /** The detail page's head: the carrier's switch, name, type, status and state; its value by sample mode; its settings. */
 import type { ReactNode } from 'react';
-import { Badge, Card, Col, Descriptions, Row, Space, Tag, Typography } from 'antd';
+import { Badge, Card, Col, Descriptions, Row, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { climateOf } from '@coldwatch/contract';
 import { PageCard } from '../../ui';
-import { fmtValue, rangeState, RANGE_COLORS } from '../../lib/format';
+import { fmtValue, formatInZone, rangeState, RANGE_COLORS } from '../../lib/format';
+import { useAuth } from '../../app/auth';
 import type { MonitorCarrier } from '../databoard/monitorState';
 import { AlarmSwitch } from './AlarmSwitch';
 import { carrierStatusLabel, carrierTypeLabel, STATUS_COLORS, zoneText } from './carrierLabels';
@@ -28,6 +29,7 @@ function BigValue({ v, min, max, unit, label }: { v: number | null; min: number 
 
 export function CarrierSummary({ c, editable, onChanged, extra }: { c: MonitorCarrier; editable: boolean; onChanged: () => void; extra: ReactNode }) {
   const { t } = useTranslation('carrier');
+  const { user } = useAuth();
   // The carrier's one value by its sample mode: the same definition as the board and the map (contract board.ts).
   const { temp, hum } = climateOf(c);
   return (
@@ -39,6 +41,13 @@ export function CarrierSummary({ c, editable, onChanged, extra }: { c: MonitorCa
           <Tag>{carrierTypeLabel(t, c.type)}</Tag>
           <Tag color={STATUS_COLORS[c.status]}>{carrierStatusLabel(t, c.status)}</Tag>
           <Badge status={c.state === 'abnormal' ? 'error' : c.state === 'normal' ? 'success' : 'default'} text={t(`state.${c.state}`)} />
+          {/* An alarm that would reach nobody is a defect the page shows (docs/alarms.md "Triggers"). */}
+          {c.reachesNobody && (
+            <Tooltip title={t('form.reachesNobodyHelp')}>
+              <Tag color="warning">{t('form.reachesNobody')}</Tag>
+            </Tooltip>
+          )}
+          {c.pausedUntil !== null && <Tag color="gold">{t('form.pausedUntil', { time: formatInZone(c.pausedUntil, user?.timeZone, 'YYYY-MM-DD HH:mm') })}</Tag>}
         </Space>
       }
       extra={extra}
@@ -61,7 +70,10 @@ export function CarrierSummary({ c, editable, onChanged, extra }: { c: MonitorCa
               { key: 'customer', label: t('col.customer'), children: c.customerName },
               { key: 'mode', label: t('col.mode'), children: t(`mode.${c.mode}`, { defaultValue: c.mode }) },
               { key: 'load', label: t('col.loadType'), children: t(`loadType.${c.loadType}`) },
-              { key: 'methods', label: t('form.alarmMethods'), children: c.alarmMethods.map((m) => t(`channel.${m}`)).join(', ') },
+              { key: 'trigger', label: t('form.trigger'), children: c.triggerName ?? t('form.triggerNone') },
+              { key: 'methods', label: t('form.alarmMethods'), children: c.channels.map((m) => t(`channel.${m}`)).join(', ') },
+              { key: 'delay', label: t('form.alarmDelayS'), children: `${c.alarmDelayS} ${t('form.seconds')}` },
+              { key: 'margin', label: t('form.margin'), children: c.humMin !== null ? `${c.tempMargin} °C · ${c.humMargin} %RH` : `${c.tempMargin} °C` },
               { key: 'open', label: t('detail.openExceptions'), children: c.openExceptions ? <Tag color="red">{c.openExceptions}</Tag> : 0 },
               { key: 'trace', label: t('form.traceable'), children: c.traceable ? t('yes') : t('no') },
               { key: 'kpi', label: t('form.isKpi'), children: c.isKpi ? t('yes') : t('no') },

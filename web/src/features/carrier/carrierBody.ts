@@ -13,7 +13,7 @@ export const updateBodyOf = (c: CarrierRow & { contactIds: number[] }) => ({
   traceable: c.traceable,
   isKpi: c.isKpi,
   sampleMode: c.sampleMode,
-  alarmMethods: c.alarmMethods,
+  triggerId: c.triggerId,
   tempMin: c.tempMin,
   tempMax: c.tempMax,
   humMin: c.humMin,

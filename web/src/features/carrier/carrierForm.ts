@@ -1,5 +1,5 @@
 /** The carrier dialog's form: its values, a new carrier's defaults, the body they send (spec §3 Carrier). */
-import { CARRIER_MODES, CARRIER_STATUS, NOTICE_CHANNELS, SAMPLE_MODES } from '@coldwatch/contract';
+import { CARRIER_MODES, CARRIER_STATUS, MKT_DH_DEFAULT, SAMPLE_MODES } from '@coldwatch/contract';
 import type { SceneNode } from '../../ui';
 import { trimmed } from '../sys/formRules';
 
@@ -15,7 +15,10 @@ export interface CarrierValues {
   alarmOn: boolean;
   isKpi: boolean;
   sampleMode: string;
-  alarmMethods: string[];
+  /** ΔH/R of its MKT, K (docs/statistics.md). */
+  mktDh?: number | null;
+  /** The bound alarm trigger; none: its contacts by e-mail with the default delay and margins. */
+  triggerId?: number | null;
   tempMin?: number | null;
   tempMax?: number | null;
   humMin?: number | null;
@@ -25,13 +28,13 @@ export interface CarrierValues {
 }
 
 /** The fields the server's field errors may name. */
-export const CARRIER_FIELDS = ['name', 'type', 'sceneId', 'status', 'mode', 'loadType', 'traceable', 'alarmOn', 'isKpi', 'sampleMode', 'alarmMethods', 'tempMin', 'tempMax', 'humMin', 'humMax', 'contactIds', 'sensorIds'];
+export const CARRIER_FIELDS = ['name', 'type', 'sceneId', 'status', 'mode', 'loadType', 'traceable', 'alarmOn', 'isKpi', 'sampleMode', 'mktDh', 'triggerId', 'tempMin', 'tempMax', 'humMin', 'humMax', 'contactIds', 'sensorIds'];
 
-/** A new carrier: running, normal mode, alarms on by e-mail, its latest value judged, no contacts or sensors yet. */
+/** A new carrier: running, normal mode, alarms on (no trigger: its contacts by e-mail, the default delay and margins), its latest value judged, no contacts or sensors yet. */
 export const newCarrierValues = (defaultType?: number, defaultSceneId?: number) =>
   ({
     type: defaultType ?? 2, sceneId: defaultSceneId ? String(defaultSceneId) : undefined, status: CARRIER_STATUS.running, mode: 'normal', loadType: 0, traceable: false,
-    alarmOn: true, isKpi: true, sampleMode: 'latest', alarmMethods: ['email'], contactIds: [], sensorIds: [],
+    alarmOn: true, isKpi: true, sampleMode: 'latest', mktDh: MKT_DH_DEFAULT, triggerId: null, contactIds: [], sensorIds: [],
   }) as Partial<CarrierValues>;
 
 /** The add/update body (without id): the scene as a number, an empty range bound as null. */
@@ -46,7 +49,9 @@ export const carrierBody = (v: CarrierValues) => ({
   alarmOn: v.alarmOn,
   isKpi: v.isKpi,
   sampleMode: v.sampleMode as (typeof SAMPLE_MODES)[number],
-  alarmMethods: v.alarmMethods as (typeof NOTICE_CHANNELS)[number][],
+  // Left empty, the carrier keeps its ΔH/R.
+  ...(v.mktDh === null || v.mktDh === undefined ? {} : { mktDh: v.mktDh }),
+  triggerId: v.triggerId ?? null,
   tempMin: v.tempMin ?? null,
   tempMax: v.tempMax ?? null,
   humMin: v.humMin ?? null,

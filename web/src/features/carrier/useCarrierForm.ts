@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Form, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { carrierApi, contactApi, sensorApi, sensorMeasuresHumidity, type CarrierRow, type SensorType } from '@coldwatch/contract';
+import { alarmTriggerApi, carrierApi, contactApi, isClimateSensor, sensorApi, sensorMeasuresHumidity, type CarrierRow, type SensorType } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { useCall } from '../../api/hooks';
 import { sceneOption, useSceneTree, withRoot } from '../../ui';
@@ -27,6 +27,8 @@ export function useCarrierForm(form: FormInstance<CarrierValues>, target: Carrie
   const open = !!target;
 
   const contacts = useCall(contactApi.page, { query: { iDisplayLength: 100, name: contactSearch || undefined } }, { enabled: open });
+  // The customer's alarm triggers (api/alarmTrigger.ts): what the carrier may be bound to.
+  const triggers = useCall(alarmTriggerApi.options, { query: { customerId } }, { enabled: open && !!customerId });
   const free = useCall(sensorApi.page, { query: { iDisplayLength: 100, bound: 'false', customerId, devNo: sensorSearch || undefined } }, { enabled: open && !!customerId });
   // The sensors bound when the dialog opened: offered beside the unbound ones.
   const [mine, setMine] = useState<SensorChoice[]>([]);
@@ -36,7 +38,7 @@ export function useCarrierForm(form: FormInstance<CarrierValues>, target: Carrie
     return [...all.values()];
   }, [mine, free.data]);
   const chosen = sensors.filter((s) => (sensorIds ?? []).includes(s.id));
-  const climate = chosen.filter((s) => s.type !== 'gas' && s.type !== 'magnet');
+  const climate = chosen.filter((s) => isClimateSensor(s.type));
   // Spec §5: a set of thermometers only cannot take a humidity zone.
   const thermometersOnly = climate.length > 0 && !climate.some((s) => sensorMeasuresHumidity(s.type));
 
@@ -57,7 +59,7 @@ export function useCarrierForm(form: FormInstance<CarrierValues>, target: Carrie
     }, () => undefined);
   }, [target, form, defaultType, defaultSceneId]);
 
-  return { treeData, customerId, contacts, sensors, thermometersOnly, setContactSearch, setSensorSearch };
+  return { treeData, customerId, contacts, triggers, sensors, thermometersOnly, setContactSearch, setSensorSearch };
 }
 
 export type CarrierFormData = ReturnType<typeof useCarrierForm>;

@@ -29,6 +29,7 @@ import { SensorDialog } from '../device/SensorDialog';
 import { ConfigDialog } from '../device/ConfigDialog';
 import { CarrierDialog } from '../carrier/CarrierDialog';
 import { describe, fixesOf, placeOf, type Fix } from './findings';
+import { GuidanceAnalysis } from '../statistic/GuidanceAnalysis';
 
 const SEVERITY_COLOR = { fail: 'red', warn: 'orange' } as const;
 
@@ -60,6 +61,7 @@ export default function CompliancePage() {
   const fix = async (how: Fix, f: ComplianceFinding) => {
     try {
       if (how === 'customer') return void navigate('/sys/customer');
+      if (how === 'backups') return void navigate('/sys/backup');
       if (how === 'editCarrier') return setCarrier(await call(carrierApi.detail, { query: { id: f.carrierId } }));
       const s = await call(sensorApi.detail, { query: { id: f.sensorId! } });
       if (how === 'configure') setConfiguring([s]);
@@ -79,7 +81,7 @@ export default function CompliancePage() {
         width: 200,
         render: (_: unknown, f: ComplianceFinding) => (
           <Space direction="vertical" size={0}>
-            <Link to={placeOf(f)}>{f.devNo ?? f.carrierName}</Link>
+            {f.check === 'backup' && !can('viewParam') ? <Typography.Text>{t('subject.console')}</Typography.Text> : <Link to={placeOf(f)}>{f.devNo ?? f.carrierName ?? t('subject.console')}</Link>}
             {f.devNo && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{f.carrierName}</Typography.Text>}
           </Space>
         ),
@@ -106,15 +108,24 @@ export default function CompliancePage() {
         title: t('col.fix'),
         key: 'fix',
         width: 200,
-        render: (_: unknown, f: ComplianceFinding) => (
-          <Space wrap size={4}>
-            {fixesOf(f, (code) => can(code)).map((how) => (
-              <Button key={how} size="small" type={how === 'customer' ? 'link' : 'default'} onClick={() => void fix(how, f)}>
-                {t(`action.${how}`)}
-              </Button>
-            ))}
-          </Space>
-        ),
+        render: (_: unknown, f: ComplianceFinding) => {
+          const fixes = fixesOf(f, (code) => can(code));
+          if (f.check === 'backup' && fixes.length === 0)
+            return (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('why.backupPlatform')}
+              </Typography.Text>
+            );
+          return (
+            <Space wrap size={4}>
+              {fixes.map((how) => (
+                <Button key={how} size="small" type={how === 'customer' ? 'link' : 'default'} onClick={() => void fix(how, f)}>
+                  {t(`action.${how}`)}
+                </Button>
+              ))}
+            </Space>
+          );
+        },
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -137,11 +148,12 @@ export default function CompliancePage() {
         </Space>
       }
     >
+      <GuidanceAnalysis />
       <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
       {summary.isError && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('loadFailed')} description={errorMessage(summary.error, t)} />}
       <Row gutter={[12, 12]} style={{ marginBottom: 16 }}>
         {COMPLIANCE_CHECKS.map((c) => (
-          <Col key={c} xs={24} lg={8}>
+          <Col key={c} xs={24} md={12} xl={6}>
             <CheckCard check={c} summary={summaryOf(c)} selected={c === check} onSelect={() => setCheck(c)} />
           </Col>
         ))}
@@ -150,6 +162,7 @@ export default function CompliancePage() {
         {t(`check.${check}.name`)}
       </Typography.Title>
       <PagedTable
+        className="cw-compliance-findings"
         route={complianceApi.page}
         params={{ check, customerId }}
         size="middle"
@@ -203,7 +216,7 @@ function CheckCard({ check, summary, selected, onSelect }: { check: ComplianceCh
               </Typography.Text>
             </Space>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t(check === 'smsReach' ? 'status.carriers' : 'status.sensors', { count: summary.checked })}
+              {check === 'backup' ? t('status.console') : t(check === 'smsReach' ? 'status.carriers' : 'status.sensors', { count: summary.checked })}
             </Typography.Text>
           </Space>
         )}

@@ -12,9 +12,13 @@ const tz = i18n.getFixedT('zh-CN', 'compliance');
 
 const base: ComplianceFinding = {
   key: 'k', check: 'interval', rule: 'storage', severity: 'fail', customerId: 1, customerName: 'C', carrierId: 7, carrierName: 'Fridge',
-  sensorId: 9, devNo: 'T1', value: 3600, limit: 1800, source: 'sensor', calibExpiry: null, sms: null,
+  sensorId: 9, devNo: 'T1', value: 3600, limit: 1800, source: 'sensor', calibExpiry: null, sms: null, backup: null,
 };
 const sms: ComplianceFinding = { ...base, check: 'smsReach', rule: 'sms', sensorId: null, devNo: null, value: 0, limit: 3, source: null, sms: { mobiles: 2, channel: false, customer: false, alarmOn: true } };
+const backup: ComplianceFinding = {
+  ...base, key: 'b', check: 'backup', rule: 'backupDaily', customerId: null, customerName: null, carrierId: null, carrierName: null, sensorId: null, devNo: null,
+  value: 0, limit: 26, source: null, backup: { lastAt: null, failedAt: null, nextRunAt: null },
+};
 const everything = () => true;
 
 group('GSP findings in words', () => {
@@ -47,12 +51,23 @@ group('GSP findings in words', () => {
     expect(describe(t, { ...cal, rule: 'expiring', value: 1 }).text).toBe('Calibration expires on 2026-01-31, in 1 day.');
     expect(describe(t, { ...cal, rule: 'expiring', value: 0 }).text).toBe('Calibration expires today (2026-01-31).');
   });
+
+  it('says how old the last good backup is, whether a later one failed and when the next runs', () => {
+    expect(describe(t, backup)).toEqual({ text: 'No backup of the database has completed yet.', notes: [] });
+    const old = describe(t, { ...backup, value: 50, backup: { lastAt: Date.UTC(2026, 0, 1), failedAt: Date.UTC(2026, 0, 2), nextRunAt: Date.UTC(2026, 0, 3) } });
+    expect(old.text).toMatch(/^The last good backup of the database started .+, 50 hours ago; the rule asks for one every day\.$/);
+    expect(old.notes).toHaveLength(2);
+    expect(old.notes[0]).toMatch(/^The backup of .+ failed\.$/);
+    expect(old.notes[1]).toMatch(/^The next backup runs .+\.$/);
+    expect(describe(tz, backup).text).toBe('数据库尚无一次完成的备份。');
+  });
 });
 
 group('where a finding is fixed', () => {
   it('leads to the sensor or the monitoring point', () => {
     expect(placeOf(base)).toBe('/SensorDetail?id=9');
     expect(placeOf(sms)).toBe('/carrierDetailPage?id=7');
+    expect(placeOf(backup)).toBe('/sys/backup');
   });
 
   it('offers the changes that clear it, those the caller may make', () => {
@@ -63,5 +78,7 @@ group('where a finding is fixed', () => {
     expect(fixesOf({ ...sms, sms: { ...sms.sms!, customer: true } }, everything)).toEqual(['editCarrier']);
     expect(fixesOf({ ...base, check: 'calibration', rule: 'expired' }, everything)).toEqual(['editSensor']);
     expect(fixesOf(base, () => false)).toEqual([]);
+    expect(fixesOf(backup, everything)).toEqual(['backups']);
+    expect(fixesOf(backup, (c) => c !== 'viewParam')).toEqual([]);
   });
 });

@@ -31,20 +31,31 @@ export function describe(t: TFunction, f: ComplianceFinding): { text: string; no
       return { text: t('finding.expired', { date: f.calibExpiry, count: -f.value }), notes: [] };
     case 'expiring':
       return { text: f.value === 0 ? t('finding.expiringToday', { date: f.calibExpiry }) : t('finding.expiring', { date: f.calibExpiry, count: f.value }), notes: [] };
+    case 'backupDaily': {
+      const b = f.backup ?? { lastAt: null, failedAt: null, nextRunAt: null };
+      const text = b.lastAt === null ? t('finding.backupNone') : t('finding.backupOld', { date: when(b.lastAt), count: f.value, limit: f.limit });
+      const notes = [b.failedAt !== null ? t('why.backupFailed', { date: when(b.failedAt) }) : null, b.nextRunAt !== null ? t('why.backupNext', { date: when(b.nextRunAt) }) : null];
+      return { text, notes: notes.filter((n): n is string => n !== null) };
+    }
   }
 }
 
-/** The record the finding is about, on its own page: the sensor's settings, or the monitoring point. */
-export const placeOf = (f: ComplianceFinding) => (f.sensorId !== null ? `/SensorDetail?id=${f.sensorId}` : `/carrierDetailPage?id=${f.carrierId}`);
+/** A moment as the user's browser shows local times: date and minutes. */
+const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-export type Fix = 'configure' | 'editSensor' | 'editCarrier' | 'customer';
-const NEEDS: Record<Fix, string> = { configure: 'editSensor', editSensor: 'editSensor', editCarrier: 'editCarrier', customer: 'editCustomer' };
+/** The record the finding is about, on its own page: the sensor's settings, the monitoring point, or the console's backups. */
+export const placeOf = (f: ComplianceFinding) =>
+  f.sensorId !== null ? `/SensorDetail?id=${f.sensorId}` : f.carrierId !== null ? `/carrierDetailPage?id=${f.carrierId}` : '/sys/backup';
+
+export type Fix = 'configure' | 'editSensor' | 'editCarrier' | 'customer' | 'backups';
+/** The function code each fix needs; the backups (platform only) need the parameters' view. */
+const NEEDS: Record<Fix, string> = { configure: 'editSensor', editSensor: 'editSensor', editCarrier: 'editCarrier', customer: 'editCustomer', backups: 'viewParam' };
 
 /**
  * The changes that clear a finding, those the caller may make: an interval is the device's
  * (configure it) or, while the device was never configured, the sensor's own setting too; SMS
  * reach is the monitoring point's contacts and alarm methods, and the customer's SMS switch;
- * a calibration date is the sensor's.
+ * a calibration date is the sensor's; the backups are the platform's, run or repaired on /sys/backup.
  */
 export function fixesOf(f: ComplianceFinding, can: (code: string) => boolean): Fix[] {
   const all: Fix[] =
@@ -56,6 +67,8 @@ export function fixesOf(f: ComplianceFinding, can: (code: string) => boolean): F
         ? f.sms && !f.sms.customer
           ? ['editCarrier', 'customer']
           : ['editCarrier']
-        : ['editSensor'];
+        : f.check === 'backup'
+          ? ['backups']
+          : ['editSensor'];
   return all.filter((x) => can(NEEDS[x]));
 }

@@ -2,10 +2,14 @@ import { memo } from 'react';
 import { Card, Tag } from 'antd';
 import { WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { BOARD_STATE_COLORS, climateOf } from '@coldwatch/contract';
+import { BOARD_STATE_COLORS, climateOf, isDataCategory } from '@coldwatch/contract';
 import { carrierIcon } from './carrierIcons';
 import { carrierState, isOffline, type MonitorCarrier, type MonitorSensor } from './monitorState';
 import { fmtValue, fmtZone, formatInZone, rangeState, RANGE_COLORS, type RangeState } from '../../lib/format';
+
+/** The device states a sensor row shows beside its run status (offline is that status itself). */
+const DEVICE_STATES = ['gateway_blackout', 'low_battery'] as const;
+const DEVICE_STATE_COLORS: Record<(typeof DEVICE_STATES)[number], string> = { gateway_blackout: 'volcano', low_battery: 'gold' };
 
 interface Props {
   carrier: MonitorCarrier;
@@ -34,7 +38,10 @@ function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCa
   const tState = rangeState(sensor.temp, carrier.tempMin, carrier.tempMax);
   const hState = rangeState(sensor.hum, carrier.humMin, carrier.humMax);
   const showHum = sensor.hum !== null || /_th/.test(sensor.type);
-  const ongoing = sensor.ongoing && sensor.ongoing.length > 0;
+  // A temperature or humidity exception is the warning sign; the device's own (power failure,
+  // low battery) are tags of their own: they say nothing of the value (docs/devices.md).
+  const ongoing = !!sensor.ongoing?.some(isDataCategory);
+  const deviceStates = DEVICE_STATES.filter((c) => sensor.ongoing?.includes(c));
   return (
     <button
       type="button"
@@ -45,6 +52,11 @@ function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCa
       <div className="cw-mon-sensor-head">
         <span className="cw-mon-devno">{sensor.devNo}</span>
         {ongoing && <WarningFilled style={{ color: '#fa541c' }} title={t('ongoing')} aria-label={t('ongoing')} />}
+        {deviceStates.map((c) => (
+          <Tag key={c} color={DEVICE_STATE_COLORS[c]} variant="filled" style={{ marginInlineEnd: 0 }} data-device-state={c} title={t(`deviceState.${c}.hint`)}>
+            {t(`deviceState.${c}.label`)}
+          </Tag>
+        ))}
         <Tag color={offline ? 'default' : 'success'} variant="filled" style={{ marginInlineEnd: 0, marginInlineStart: 'auto' }}>
           {t(`sensorStatus.${sensor.status}`, { defaultValue: String(sensor.status) })}
         </Tag>
@@ -101,6 +113,12 @@ export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSens
           {carrier.openExceptions > 0 && (
             <Tag color="error" icon={<WarningFilled />} style={{ marginInlineEnd: 6 }} title={t('openExceptions', { count: carrier.openExceptions })}>
               {carrier.openExceptions}
+            </Tag>
+          )}
+          {carrier.reachesNobody && (
+            // An alarm that would reach nobody is a defect to fix before the night it matters (docs/alarms.md).
+            <Tag color="warning" style={{ marginInlineEnd: 6 }} title={t('reachesNobodyHint')} data-reaches-nobody>
+              {t('reachesNobody')}
             </Tag>
           )}
           {t(`carrierType.${carrier.type}`, { defaultValue: '' })}

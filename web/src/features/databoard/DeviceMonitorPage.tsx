@@ -3,10 +3,10 @@
  * each sensor's latest temperature/humidity coloured against the carrier's zone; kept current by
  * the live stream, with a periodic refresh as the fallback.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type CSSProperties } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Button, Empty, Input, Segmented, Select, Spin } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Drawer, Empty, Grid, Input, Segmented, Select, Spin } from 'antd';
+import { ApartmentOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CARRIER_TYPES } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
@@ -17,6 +17,9 @@ import { VirtualGrid } from '../../ui';
 import { carrierState, isOffline, type MonitorSensor } from './monitorState';
 import { rangeState, RANGE_COLORS } from '../../lib/format';
 import './monitor.css';
+
+/** A legend swatch's colour, as the CSS variable monitor.css paints it with. */
+const swatch = (color: string) => ({ '--c': color }) as CSSProperties;
 
 type StateFilter = 'all' | 'abnormal' | 'offline' | 'normal';
 
@@ -63,18 +66,35 @@ export default function DeviceMonitorPage() {
 
   const openHistory = useCallback((s: MonitorSensor) => navigate(`/historyData?deviceNo=${encodeURIComponent(s.devNo)}`), [navigate]);
 
+  // Undefined until measured: a desktop never flashes the drawer.
+  const phone = Grid.useBreakpoint().md === false;
+  const [treeOpen, setTreeOpen] = useState(false);
+
   const typeOptions = useMemo(
     () => [{ value: 0, label: t('filter.allTypes') }, ...CARRIER_TYPES.map((c) => ({ value: c.type, label: t(`carrierType.${c.type}`) }))],
     [t],
   );
 
+  const tree = <SceneFilterTree value={selection} onChange={(v) => (setSelection(v), setTreeOpen(false))} />;
   return (
     <div className="cw-mon-page">
-      <aside className="cw-mon-tree" aria-label={t('orgTree')}>
-        <SceneFilterTree value={selection} onChange={setSelection} />
-      </aside>
+      {/* A phone shows the cards first; the organisation tree opens in a drawer. */}
+      {phone ? (
+        <Drawer open={treeOpen} onClose={() => setTreeOpen(false)} placement="left" size={300} title={t('orgTree')}>
+          {tree}
+        </Drawer>
+      ) : (
+        <aside className="cw-mon-tree" aria-label={t('orgTree')}>
+          {tree}
+        </aside>
+      )}
       <section className="cw-mon-main">
         <div className="cw-mon-toolbar">
+          {phone && (
+            <Button icon={<ApartmentOutlined />} onClick={() => setTreeOpen(true)}>
+              {t('orgTree')}
+            </Button>
+          )}
           <Select
             aria-label={t('filter.type')}
             style={{ width: 150 }}
@@ -117,10 +137,10 @@ export default function DeviceMonitorPage() {
             <b style={{ color: RANGE_COLORS.high }}>{complete ? summary.alarm : '…'}</b>
           </span>
           <span className="cw-mon-legend" style={{ marginInlineStart: 'auto' }}>
-            <span style={{ ['--c' as any]: RANGE_COLORS.high }}>{t('range.high')}</span>
-            <span style={{ ['--c' as any]: RANGE_COLORS.ok }}>{t('range.ok')}</span>
-            <span style={{ ['--c' as any]: RANGE_COLORS.low }}>{t('range.low')}</span>
-            <span style={{ ['--c' as any]: '#bfbfbf' }}>{t('filter.offline')}</span>
+            <span style={swatch(RANGE_COLORS.high)}>{t('range.high')}</span>
+            <span style={swatch(RANGE_COLORS.ok)}>{t('range.ok')}</span>
+            <span style={swatch(RANGE_COLORS.low)}>{t('range.low')}</span>
+            <span style={swatch('#bfbfbf')}>{t('filter.offline')}</span>
           </span>
           {timeZone && <span>{t('timeZone', { tz: timeZone })}</span>}
         </div>

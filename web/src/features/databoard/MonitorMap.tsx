@@ -52,7 +52,7 @@ const Graticule = L.GridLayer.extend({
   },
 });
 
-function GraticuleLayer() {
+export function GraticuleLayer() {
   const map = useMap();
   useEffect(() => {
     const layer = new (Graticule as unknown as new (o: L.GridLayerOptions) => L.GridLayer)({ tileSize: 256 });

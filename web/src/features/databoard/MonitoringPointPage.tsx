@@ -157,7 +157,7 @@ export default function MonitoringPointPage() {
           <Input.Search allowClear placeholder={t('filter.search')} style={{ width: 220 }} onSearch={setSearch} onChange={(e) => !e.target.value && setSearch('')} />
           <span style={{ flex: 1 }} />
           <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching} aria-label={t('refresh')} />
-          <Button icon={<DownloadOutlined />} onClick={exportView} disabled={rows.length === 0}>
+          <Button icon={<DownloadOutlined />} onClick={exportView} disabled={rows.length === 0} data-tour="export">
             {t('points.export', { count: rows.length })}
           </Button>
         </div>

@@ -42,13 +42,14 @@ function CountTable<K extends string | number>({ rows, title, onRow, testId, loa
       <b style={{ color: BOARD_STATE_COLORS[state] }}>{n}</b>
     );
   const columns: ColumnsType<GroupCounts<K>> = [
-    { title: t('overview.col.group'), dataIndex: 'label', width: 150, fixed: 'left', ellipsis: true, render: (v: string, g) => (onRow ? <Typography.Link onClick={() => onRow(g)}>{v}</Typography.Link> : v) },
-    { title: t('overview.col.total'), dataIndex: 'total', width: 70, align: 'right' },
-    ...BOARD_STATES.map((s) => ({ title: t(`points.state.${s}`), dataIndex: s, width: 88, align: 'right' as const, render: cell(s) })),
+    // The group takes what the counts leave: at 1440 px every column shows; narrower, the table scrolls.
+    { title: t('overview.col.group'), dataIndex: 'label', fixed: 'left', ellipsis: true, render: (v: string, g) => (onRow ? <Typography.Link onClick={() => onRow(g)}>{v}</Typography.Link> : v) },
+    { title: t('overview.col.total'), dataIndex: 'total', width: 64, align: 'right' },
+    ...BOARD_STATES.map((s) => ({ title: t(`points.state.${s}`), dataIndex: s, width: 84, align: 'right' as const, render: cell(s) })),
   ];
   return (
     <WidgetCard title={title} loading={loading} error={error} empty={rows.length === 0} onRetry={retry} minHeight={200} testId={testId}>
-      <Table<GroupCounts<K>> size="small" rowKey={(g) => String(g.key)} columns={columns} dataSource={rows} pagination={rows.length > 8 ? { pageSize: 8, size: 'small' } : false} scroll={{ x: 570 }} />
+      <Table<GroupCounts<K>> size="small" rowKey={(g) => String(g.key)} columns={columns} dataSource={rows} pagination={rows.length > 8 ? { pageSize: 8, size: 'small' } : false} scroll={{ x: 500 }} />
     </WidgetCard>
   );
 }

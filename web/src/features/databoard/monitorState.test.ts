@@ -36,8 +36,14 @@ const carrier = (over: Partial<MonitorCarrier>): MonitorCarrier => ({
   traceable: false,
   isKpi: true,
   sampleMode: 'latest',
-  alarmMethods: ['email'],
+  mktDh: 10_000,
+  triggerId: 1,
+  triggerName: 'Day and night',
+  channels: ['email'],
   hasTrigger: true,
+  reachesNobody: false,
+  pausedUntil: null,
+  pauseReason: '',
   sceneId: 3,
   sceneLabel: 'Ward',
   sceneCode: 'W',
@@ -47,6 +53,9 @@ const carrier = (over: Partial<MonitorCarrier>): MonitorCarrier => ({
   tempMax: 8,
   humMin: null,
   humMax: null,
+  alarmDelayS: 0,
+  tempMargin: 0.3,
+  humMargin: 2,
   sensorCount: 0,
   createdAt: 0,
   openExceptions: 0,
@@ -95,6 +104,25 @@ describe('stream merge', () => {
     b = applyEvent(b, { type: 'exception', data: { ...ex, ongoing: false } });
     expect(b[0].sensors[0].ongoing).toEqual([]);
     expect(carrierState(b[0])).toBe('normal');
+  });
+  it("a gateway's power failure is kept on every sensor reporting through it, and a low battery on its sensor; neither makes the carrier abnormal", () => {
+    let b = board();
+    const power = { customerId: 1, exceptionId: 2, carrierId: null, sensorId: null, gatewayId: 1, category: 'gateway_blackout' };
+    b = applyEvent(b, { type: 'exception', data: { ...power, ongoing: true } });
+    expect(b[0].sensors[0].ongoing).toEqual(['gateway_blackout']);
+    b = applyEvent(b, { type: 'exception', data: { customerId: 1, exceptionId: 3, carrierId: 1, sensorId: 10, category: 'low_battery', ongoing: true } });
+    expect(b[0].sensors[0].ongoing).toEqual(['gateway_blackout', 'low_battery']);
+    expect(carrierState(b[0])).toBe('normal');
+    b = applyEvent(b, { type: 'exception', data: { ...power, ongoing: false } });
+    expect(b[0].sensors[0].ongoing).toEqual(['low_battery']);
+    // Another gateway's failure changes nothing.
+    const same = applyEvent(b, { type: 'exception', data: { ...power, gatewayId: 9, ongoing: true } });
+    expect(same).toBe(b);
+  });
+  it("a fresh list's device states replace the old ones, the stream's temperature ones stay", () => {
+    const streamed = board().map((c) => ({ ...c, sensors: c.sensors.map((x) => ({ ...x, ongoing: ['temp_high', 'gateway_blackout'] })) }));
+    const fresh = board().map((c) => ({ ...c, sensors: c.sensors.map((x) => ({ ...x, ongoing: ['low_battery'] })) }));
+    expect(mergeFresh(fresh, streamed)[0].sensors[0].ongoing).toEqual(['low_battery', 'temp_high']);
   });
   it('a batch applies every event in order over one index, and leaves untouched carriers as they were', () => {
     const b = [...board(), carrier({ id: 3, name: 'Cold room', sensors: [sensor({ id: 30, devNo: 'S30', carrierId: 3 })] })];

@@ -2,7 +2,7 @@
  * Pure state of the live board: the carriers of GET /service/dm/monitorList and the merge
  * of the live stream's events into them. No React here, so it is tested on its own.
  */
-import { boardState, DEVICE_STATUS, sensorOnline, type BoardState, type DeviceStatusEvent, type ExceptionEvent, type LiveEvent, type LiveReading, type LiveSensor, type MonitorCarrier as ContractMonitorCarrier } from '@coldwatch/contract';
+import { boardState, DEVICE_STATUS, isDataCategory, sensorOnline, type BoardState, type DeviceStatusEvent, type ExceptionEvent, type LiveEvent, type LiveReading, type LiveSensor, type MonitorCarrier as ContractMonitorCarrier } from '@coldwatch/contract';
 
 /** A sensor on the board: the list's live sensor, and the categories of its ongoing exceptions (kept from the stream). */
 export type MonitorSensor = LiveSensor & { ongoing?: string[] };
@@ -56,17 +56,38 @@ export function applyDeviceStatus(carriers: MonitorCarrier[], ev: DeviceStatusEv
   return mapSensor(carriers, ev.id, (s) => (s.status === ev.status ? s : { ...s, status: ev.status }), index);
 }
 
-/** An exception opened or closed: kept as the sensor's list of ongoing categories. */
+/** The sensor with the category added to (ongoing) or taken from its ongoing categories. */
+const withCategory = (s: MonitorSensor, category: string, ongoing: boolean): MonitorSensor => {
+  const cur = s.ongoing ?? [];
+  const has = cur.includes(category);
+  if (ongoing && !has) return { ...s, ongoing: [...cur, category] };
+  if (!ongoing && has) return { ...s, ongoing: cur.filter((c) => c !== category) };
+  return s;
+};
+
+/**
+ * An exception opened or closed: kept as the sensor's list of ongoing categories. A gateway's
+ * power failure (no sensor, its gateway named) is kept on every sensor reporting through it: the
+ * board shows it as their state (docs/devices.md "Monitor tasks").
+ */
 export function applyException(carriers: MonitorCarrier[], ev: ExceptionEvent, index?: SensorIndex): MonitorCarrier[] {
-  if (ev.sensorId === null || ev.sensorId === undefined) return carriers;
-  return mapSensor(carriers, ev.sensorId, (s) => {
-    const cur = s.ongoing ?? [];
-    const has = cur.includes(ev.category);
-    if (ev.ongoing && !has) return { ...s, ongoing: [...cur, ev.category] };
-    if (!ev.ongoing && has) return { ...s, ongoing: cur.filter((c) => c !== ev.category) };
-    return s;
-  }, index);
+  if (ev.sensorId === null || ev.sensorId === undefined) {
+    if (ev.category !== GATEWAY_POWER || ev.gatewayId === null || ev.gatewayId === undefined) return carriers;
+    let changed = false;
+    const next = carriers.map((c) => {
+      if (!c.sensors.some((s) => s.gatewayId === ev.gatewayId)) return c;
+      const sensors = c.sensors.map((s) => (s.gatewayId === ev.gatewayId ? withCategory(s, ev.category, ev.ongoing) : s));
+      if (sensors.every((s, i) => s === c.sensors[i])) return c;
+      changed = true;
+      return { ...c, sensors };
+    });
+    return changed ? next : carriers;
+  }
+  return mapSensor(carriers, ev.sensorId, (s) => withCategory(s, ev.category, ev.ongoing), index);
 }
+
+/** The gateway category the board shows on the gateway's sensors. */
+const GATEWAY_POWER = 'gateway_blackout';
 
 /** Reducer for the board: one stream event at a time. */
 export function applyEvent(carriers: MonitorCarrier[], ev: LiveEvent, index?: SensorIndex): MonitorCarrier[] {
@@ -104,7 +125,11 @@ export function mergeFresh(fresh: MonitorCarrier[], current: MonitorCarrier[]): 
     ...c,
     sensors: c.sensors.map((s) => {
       const old = cur.get(s.id);
-      const withOngoing = old?.ongoing && !s.ongoing ? { ...s, ongoing: old.ongoing } : s;
+      // The list tells the device's own exceptions (offline, power, battery); the stream told the
+      // temperature and humidity ones, which the list does not carry: both are kept.
+      const streamed = (old?.ongoing ?? []).filter(isDataCategory);
+      const ongoing = s.ongoing ? [...s.ongoing, ...streamed.filter((c) => !s.ongoing!.includes(c))] : old?.ongoing;
+      const withOngoing = ongoing ? { ...s, ongoing } : s;
       if (old && old.lastTs !== null && (s.lastTs === null || old.lastTs > s.lastTs)) {
         return { ...withOngoing, lastTs: old.lastTs, temp: old.temp, hum: old.hum, volt: old.volt, rssi: old.rssi, lqi: old.lqi, gas: old.gas, door: old.door };
       }

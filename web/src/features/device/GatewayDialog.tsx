@@ -1,12 +1,12 @@
 /** Add or edit a gateway (spec §3 Gateway: serial number = MAC, name, nickname, type, carrier, time zone). */
-import { useEffect, useState } from 'react';
 import { App, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_TYPES, gatewayApi, gatewaySn, type GatewayRow } from '@coldwatch/contract';
 import { call } from '../../api/call';
-import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
+import { FormDialog, useRecordDialog } from '../../ui/FormDialog';
 import { matches, rules, serverFieldErrors, trimmed } from '../sys/formRules';
-import { timeZoneOptions, useCarrierOptions } from './deviceOptions';
+import { timeZoneOptions } from './deviceOptions';
+import { CarrierSelect } from './devicePickers';
 import { useOffered } from '../type/useOffered';
 
 interface Values {
@@ -18,26 +18,22 @@ interface Values {
   tz: string;
 }
 
-/** The bound carrier stays labelled even when the search does not list it. */
-const withCurrent = (options: { value: number; label: string }[], target: GatewayRow | 'new' | null) =>
-  target && target !== 'new' && target.carrierId && !options.some((o) => o.value === target.carrierId) ? [{ value: target.carrierId, label: target.carrierName ?? String(target.carrierId) }, ...options] : options;
-
 const FIELDS = ['sn', 'name', 'nickname', 'type', 'carrierId', 'tz'];
 
 export function GatewayDialog({ target, onClose, onDone }: { target: GatewayRow | 'new' | null; onClose: () => void; onDone: (added?: { id: number; sn: string; secret: string }) => void }) {
   const offered = useOffered();
   const { t } = useTranslation('device');
   const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
-  const [search, setSearch] = useState('');
-  const carriers = useCarrierOptions(!!target, search, target && target !== 'new' ? target.customerId : undefined);
-  // §8 "gateway MAC already exists" comes as 420 (code exists) on the serial number.
-  const { saving, submit } = useDialogSubmit(form, t, (e) => serverFieldErrors(e, FIELDS, { 420: 'sn', 418: 'sn' }));
-  useEffect(() => {
-    if (!target) return;
-    form.resetFields();
-    form.setFieldsValue(target === 'new' ? { type: 'gw2', tz: '+08:00' } : { ...target, type: target.type as Values['type'] });
-  }, [target, form]);
+  // A new gateway's secret goes back to the page (shown once), so its save is its own.
+  const { form, row: editing, saving, submit } = useRecordDialog<GatewayRow, Values>({
+    target,
+    t,
+    // §8 "gateway MAC already exists" comes as 420 (code exists) on the serial number.
+    errors: (e) => serverFieldErrors(e, FIELDS, { 420: 'sn', 418: 'sn' }),
+    values: (r) => (r === 'new' ? { type: 'gw2', tz: '+08:00' } : { ...r, type: r.type as Values['type'] }),
+    onDone,
+    onClose,
+  });
   const save = () =>
     submit(async (v) => {
       const body = { sn: v.sn, name: trimmed(v.name), nickname: trimmed(v.nickname), type: v.type, carrierId: v.carrierId ?? null, tz: v.tz };
@@ -53,33 +49,31 @@ export function GatewayDialog({ target, onClose, onDone }: { target: GatewayRow 
       onClose();
     });
   return (
-    <FormDialog open={!!target} title={target === 'new' ? t('gateway.addTitle') : t('gateway.editTitle')} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose}>
-      <Form form={form} name="gatewayForm" layout="vertical" requiredMark>
-        <Form.Item
-          name="sn"
-          label={t('gateway.sn')}
-          extra={t('gateway.snHelp')}
-          normalize={(v: string) => v?.toUpperCase().replace(/[:\-\s]/g, '')}
-          rules={[{ required: true, message: t('rule.required') }, matches(gatewaySn, t('rule.gatewaySn'))]}
-        >
-          <Input maxLength={17} disabled={target !== 'new'} />
-        </Form.Item>
-        <Form.Item name="name" label={t('gateway.name')} rules={rules(t, { required: true, max: 50 })}>
-          <Input maxLength={50} />
-        </Form.Item>
-        <Form.Item name="nickname" label={t('gateway.nickname')} rules={rules(t, { max: 50 })}>
-          <Input maxLength={50} />
-        </Form.Item>
-        <Form.Item name="type" label={t('gateway.type')}>
-          <Select options={GATEWAY_TYPES.filter((g) => offered.gateway(g, target && target !== 'new' ? target.type : undefined)).map((g) => ({ value: g, label: t(`gatewayType.${g}`) }))} />
-        </Form.Item>
-        <Form.Item name="carrierId" label={t('gateway.carrier')} extra={t('gateway.carrierHelp')}>
-          <Select allowClear showSearch={{ filterOption: false, onSearch: setSearch }} loading={carriers.loading} options={withCurrent(carriers.options, target)} />
-        </Form.Item>
-        <Form.Item name="tz" label={t('form.tz')} extra={t('form.tzHelp')}>
-          <Select options={timeZoneOptions} />
-        </Form.Item>
-      </Form>
+    <FormDialog open={!!target} title={target === 'new' ? t('gateway.addTitle') : t('gateway.editTitle')} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose} form={form} formName="gatewayForm">
+      <Form.Item
+        name="sn"
+        label={t('gateway.sn')}
+        extra={t('gateway.snHelp')}
+        normalize={(v: string) => v?.toUpperCase().replace(/[:\-\s]/g, '')}
+        rules={[{ required: true, message: t('rule.required') }, matches(gatewaySn, t('rule.gatewaySn'))]}
+      >
+        <Input maxLength={17} disabled={target !== 'new'} />
+      </Form.Item>
+      <Form.Item name="name" label={t('gateway.name')} rules={rules(t, { required: true, max: 50 })}>
+        <Input maxLength={50} />
+      </Form.Item>
+      <Form.Item name="nickname" label={t('gateway.nickname')} rules={rules(t, { max: 50 })}>
+        <Input maxLength={50} />
+      </Form.Item>
+      <Form.Item name="type" label={t('gateway.type')}>
+        <Select options={GATEWAY_TYPES.filter((g) => offered.gateway(g, target && target !== 'new' ? target.type : undefined)).map((g) => ({ value: g, label: t(`gatewayType.${g}`) }))} />
+      </Form.Item>
+      <Form.Item name="carrierId" label={t('gateway.carrier')} extra={t('gateway.carrierHelp')}>
+        <CarrierSelect open={!!target} customerId={editing?.customerId} current={editing} />
+      </Form.Item>
+      <Form.Item name="tz" label={t('form.tz')} extra={t('form.tzHelp')}>
+        <Select options={timeZoneOptions} />
+      </Form.Item>
     </FormDialog>
   );
 }

@@ -5,13 +5,11 @@
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Modal } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { gatewayApi, type GatewayRow } from '@coldwatch/contract';
 import { call } from '../../api/call';
-import { useAuth } from '../../app/auth';
-import { ListPage, useListRef, type ListColumn } from '../../ui';
+import { AddButton, ListPage, useListRef, type ListColumn } from '../../ui';
 import { formatInZone } from '../../lib/format';
 import { ConnectPanel } from '../wizard/WizardSteps';
 import { deviceStatusTexts, useDeviceActions, useDeviceColumns } from './deviceList';
@@ -19,7 +17,6 @@ import { GatewayDialog } from './GatewayDialog';
 
 export default function GatewayPage() {
   const { t } = useTranslation('device');
-  const { can } = useAuth();
   const navigate = useNavigate();
   const list = useListRef();
   const [editing, setEditing] = useState<GatewayRow | 'new' | null>(null);
@@ -61,14 +58,12 @@ export default function GatewayPage() {
         title: t('col.actions'),
         width: 120,
         primary: { label: t('action.detail'), onClick: detail },
-        items: [{ key: 'edit', perm: 'editGateway', label: t('action.edit'), onClick: setEditing }, { key: 'secret', perm: 'editGateway', label: t('gateway.reset'), onClick: newSecret }, act.status, act.remove],
+        items: [{ key: 'edit', perm: 'editGateway', label: t('action.edit'), onClick: setEditing }, { key: 'secret', perm: 'editGateway', label: t('gateway.reset'), onClick: newSecret }, { key: 'workOrder', perm: 'newWorkOrder', label: t('workOrder:entry'), onClick: (r) => navigate(`/order/workOrder?raise=gateway:${r.id}&name=${encodeURIComponent(r.sn)}`) }, act.status, act.remove],
       }}
       toolbar={
-        can('newGateway') && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            {t('action.add')}
-          </Button>
-        )
+        <AddButton perm="newGateway" onClick={() => setEditing('new')}>
+          {t('action.add')}
+        </AddButton>
       }
       empty={t('gateway.empty')}
       scrollX={1300}

@@ -2,13 +2,14 @@
 import { Space, Spin, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { dmApi } from '@coldwatch/contract';
+import { dmApi, sensorKindOf } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 
 /** A device's value as a screen shows it: temperature and humidity, a gas concentration, a door's state. */
 function valueText(s: { type: string; temp: number | null; hum: number | null; gas: number | null; door: number | null }, t: TFunction): string {
-  if (s.type === 'gas') return s.gas === null ? '--' : `${s.gas.toFixed(1)} ppm`;
-  if (s.type === 'magnet') return s.door === null ? '--' : t(s.door ? 'magnet.open' : 'magnet.closed');
+  const kind = sensorKindOf(s.type);
+  if (kind === 'gas') return s.gas === null ? '--' : `${s.gas.toFixed(1)} ppm`;
+  if (kind === 'magnet') return s.door === null ? '--' : t(s.door ? 'magnet.open' : 'magnet.closed');
   return `${s.temp === null ? '--' : `${s.temp.toFixed(1)} °C`}${s.hum === null ? '' : ` · ${s.hum.toFixed(1)} %RH`}`;
 }
 

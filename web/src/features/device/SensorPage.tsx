@@ -100,6 +100,7 @@ export default function SensorPage({ kind = 'sensor' }: { kind?: SensorKind }) {
         primary: { label: t('action.detail'), onClick: detail },
         items: [
           { key: 'history', label: t('action.history'), onClick: history },
+          { key: 'workOrder', perm: 'newWorkOrder', label: t('workOrder:entry'), onClick: (r) => navigate(`/order/workOrder?raise=sensor:${r.id}&name=${encodeURIComponent(r.devNo)}`) },
           { key: 'edit', perm: code('editSensor'), label: t('action.edit'), onClick: setEditing },
           { key: 'config', perm: code('editSensor'), when: () => kind === 'sensor', label: t('config.button'), onClick: (r) => setConfiguring([r]) },
           act.status,
@@ -110,6 +111,8 @@ export default function SensorPage({ kind = 'sensor' }: { kind?: SensorKind }) {
         <>
           <Space>
             {kind === 'sensor' && <Button onClick={() => navigate('/OperateRecord')}>{t('config.log')}</Button>}
+            {/* The monitor tasks' entry is hidden in the menu (spec §2 /arch/task): the sensors' silence is what they judge. */}
+            {can('viewDetectionTask') && <Button onClick={() => navigate('/arch/task')}>{t('monitorTask:title')}</Button>}
             {/* The platform manages loans on their page; a customer sees what it has lent out. */}
             {can('viewBorrow') ? <Button onClick={() => navigate('/sys/deviceTransfer')}>{t('loan:title')}</Button> : <Button onClick={() => setLentOut(true)}>{t('loan:lentOut')}</Button>}
             {can('newBorrow') && (

@@ -3,7 +3,6 @@
  * relays) share, as configuration for the list kit (ui/ListPage): their common columns (run
  * status, number, carrier, gateway, customer) and their stop/enable and delete actions.
  */
-import { useNavigate } from 'react-router';
 import { Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import type { Callable, RouteDef } from '@coldwatch/contract';
@@ -11,6 +10,7 @@ import { idList } from '../../api/call';
 import { useAction } from '../../api/hooks';
 import { seesManyCustomers, useAuth } from '../../app/auth';
 import { useConfirm, type ListColumn, type RowAction } from '../../ui';
+import { CarrierLink, GatewayLink } from './DeviceDetail';
 import { DeviceStatus } from './DeviceStatus';
 
 interface Device {
@@ -31,7 +31,6 @@ export const statusOptions = (t: TFunction) => [0, 1, 2].map((s) => ({ value: s,
 
 /** Builders of the columns every device list has; titles come translated from the page's catalogue. */
 export function useDeviceColumns() {
-  const navigate = useNavigate();
   const { user } = useAuth();
   return {
     /** Run status, with when it was last heard of; searched last-but-one (after the page's own fields). */
@@ -60,14 +59,14 @@ export function useDeviceColumns() {
       dataIndex: 'carrierName' as keyof R & string,
       width,
       ellipsis: true,
-      render: (v: string | null, r: R) => (v ? <Typography.Link onClick={() => navigate(`/carrierDetailPage?id=${r.carrierId}`)}>{v}</Typography.Link> : unbound === undefined ? '--' : <Typography.Text type="secondary">{unbound}</Typography.Text>),
+      render: (v: string | null, r: R) => <CarrierLink id={r.carrierId} name={v} unbound={unbound === undefined ? '--' : <Typography.Text type="secondary">{unbound}</Typography.Text>} />,
     }),
     /** The gateway's serial number as a link to it. */
     gateway: <R extends OnGateway>(title: string): ListColumn<R> => ({
       title,
       dataIndex: 'gatewaySn' as keyof R & string,
       width: 140,
-      render: (v: string, r: R) => <Typography.Link onClick={() => navigate(`/GateWayDetail?id=${r.gatewayId}`)}>{v}</Typography.Link>,
+      render: (v: string, r: R) => <GatewayLink id={r.gatewayId}>{v}</GatewayLink>,
     }),
     /** The customer, for callers who see several (spec §6). */
     customer: <R,>(title: string): ListColumn<R> => ({ title, dataIndex: 'customerName' as keyof R & string, width: 140, ellipsis: true, hidden: !seesManyCustomers(user?.userType) }),

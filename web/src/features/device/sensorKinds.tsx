@@ -4,7 +4,7 @@
  */
 import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
-import { GAS_CODES, gasApi, magnetApi, SENSOR_TYPES, sensorApi, type FuncObject, type SensorKind, type SensorRow } from '@coldwatch/contract';
+import { CLIMATE_SENSOR_TYPES, GAS_CODES, gasApi, magnetApi, sensorApi, type FuncObject, type SensorKind, type SensorRow } from '@coldwatch/contract';
 import { fmtValue } from '../../lib/format';
 import type { ListColumn } from '../../ui';
 import { typeName } from '../type/typeLabels';
@@ -24,8 +24,6 @@ export const SENSOR_KIND_DEFS: Record<SensorKind, SensorKindDef> = {
   magnet: { kind: 'magnet', object: 'Magnetism', api: magnetApi as unknown as SensorKindDef['api'], detail: '/SensorDetail', texts: 'magnet' },
 };
 
-export const kindOfType = (type: string): SensorKind => (type === 'gas' ? 'gas' : type === 'magnet' ? 'magnet' : 'sensor');
-
 const CONFIG_COLORS: Record<SensorRow['configStatus'], string> = { wait: 'default', configuring: 'processing', configured: 'success', fail: 'error' };
 
 /** A door magnet's state: open (orange) or closed. */
@@ -33,9 +31,6 @@ export function DoorTag({ door, t }: { door: number | null; t: TFunction }) {
   if (door === null) return <>--</>;
   return <Tag color={door ? 'orange' : 'green'}>{t(door ? 'magnet.open' : 'magnet.closed')}</Tag>;
 }
-
-/** The radio sensors' types (the sensor page's type filter). */
-export const RADIO_TYPES = SENSOR_TYPES.filter((s) => s !== 'gas' && s !== 'magnet');
 
 /** The columns of what a kind reports: temperature and humidity, a gas and its concentration, a door's state; the type and the gas are searched by. */
 export function valueColumns(kind: SensorKind, t: TFunction): ListColumn<SensorRow>[] {
@@ -59,7 +54,7 @@ export function valueColumns(kind: SensorKind, t: TFunction): ListColumn<SensorR
       dataIndex: 'type',
       width: 190,
       render: (v: string) => t(`carrier:sensorType.${v}`, { defaultValue: v }),
-      search: { type: 'select', width: 190, options: RADIO_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) })) },
+      search: { type: 'select', width: 190, options: CLIMATE_SENSOR_TYPES.map((s) => ({ value: s, label: t(`carrier:sensorType.${s}`) })) },
     },
     { title: t('sensor.temp'), dataIndex: 'temp', width: 90, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} °C`) },
     { title: t('sensor.hum'), dataIndex: 'hum', width: 100, align: 'right', render: (v: number | null) => (v === null ? '--' : `${fmtValue(v)} %RH`) },

@@ -1,18 +1,15 @@
 /** /device/displayscreen: the display screens of the caller's scope (spec §2, §3 Display): search, alarm settings, edit, stop or enable, delete. */
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { displayApi, type DisplayRow } from '@coldwatch/contract';
-import { useAuth } from '../../app/auth';
-import { ListPage, useListRef, type ListColumn } from '../../ui';
+import { AddButton, ListPage, useListRef, type ListColumn } from '../../ui';
 import { flatDeleteTexts, flatStatusTexts, useDeviceActions, useDeviceColumns } from '../device/deviceList';
 import { DisplayDialog } from './DisplayDialog';
 
 export default function DisplayPage() {
   const { t } = useTranslation('display');
-  const { can } = useAuth();
   const navigate = useNavigate();
   const list = useListRef();
   const [editing, setEditing] = useState<DisplayRow | 'new' | null>(null);
@@ -46,11 +43,9 @@ export default function DisplayPage() {
         items: [{ key: 'edit', perm: 'editDisplay', label: t('edit'), onClick: setEditing }, act.status, act.remove],
       }}
       toolbar={
-        can('newDisplay') && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            {t('add')}
-          </Button>
-        )
+        <AddButton perm="newDisplay" onClick={() => setEditing('new')}>
+          {t('add')}
+        </AddButton>
       }
       empty={t('empty')}
       scrollX={1400}

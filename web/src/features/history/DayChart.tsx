@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Empty, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { historyApi, sensorMeasuresHumidity } from '@coldwatch/contract';
+import { historyApi, sensorKindOf, sensorMeasuresHumidity } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { fromWall, offsetMinutes, toWall } from '../../lib/format';
 import { buildChartOption } from './chartOption';
@@ -23,7 +23,8 @@ export function DayChart({ deviceNo, timeZone, height = 260 }: { deviceNo: strin
   const q = useCall(historyApi.history, { query: { deviceNo, start, end, maxPoints: 600 } }, { refetchInterval: 60_000 });
   const option = useMemo(() => {
     const raw = q.data?.points ?? [];
-    const other = q.data?.type === 'gas' ? 'gas' : q.data?.type === 'magnet' ? 'door' : null;
+    const kind = q.data ? sensorKindOf(q.data.type) : 'sensor';
+    const other = kind === 'gas' ? 'gas' : kind === 'magnet' ? 'door' : null;
     const labels = { temp: t('temp'), hum: t('hum'), tempZone: t('tempZone'), humZone: t('humZone') };
     if (other) {
       // Its one value in the first series; the carrier's temperature zone is not its zone.

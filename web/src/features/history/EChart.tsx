@@ -61,7 +61,8 @@ export function EChart({ option, height = 380, onWidth, onZoom }: Props) {
     c.on('datazoom', () => {
       clearTimeout(zoomTimer);
       zoomTimer = setTimeout(() => {
-        const dz = (c.getOption() as any)?.dataZoom?.[0];
+        // getOption answers the option as the chart holds it: every component as an array.
+        const dz = (c.getOption() as { dataZoom?: DataZoomComponentOption[] } | undefined)?.dataZoom?.[0];
         if (!dz) return;
         const full = (dz.start ?? 0) <= 0 && (dz.end ?? 100) >= 100;
         zoomCb.current?.(full ? null : [Number(dz.startValue), Number(dz.endValue)]);

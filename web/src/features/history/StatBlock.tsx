@@ -1,7 +1,12 @@
-/** One series' statistics over the span: min and max (coloured by the zone, with their time), average, count. */
+/**
+ * One measure's statistics over the span, the server's over every reading (api/statistic.ts):
+ * min and max (coloured by the zone, with their time), time-weighted average and standard
+ * deviation, MKT for temperature, pass rate and readings.
+ */
 import { Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { fmtValue, formatInZone, rangeState, RANGE_COLORS } from '../../lib/format';
+import { pct } from '../statistic/statisticLogic';
 import type { Stats } from './historyLogic';
 
 /** A value's colour: red or blue outside its zone, the text's own inside. */
@@ -14,7 +19,7 @@ export function StatBlock({ title, stats, zoneMin, zoneMax, timeZone }: { title:
   const { t } = useTranslation('history');
   const at = (ts: number | null) => (ts ? t('stats.at', { time: formatInZone(ts, timeZone, 'MM-DD HH:mm') }) : '');
   return (
-    <Card size="small" className="cw-his-stat" title={`${title} · ${t('stats.title')}`}>
+    <Card size="small" className="cw-his-stat" title={`${title} · ${t('stats.title')}`} extra={<span title={t('stats.weighted')}>ⓘ</span>}>
       <div className="cw-his-stat-row">
         <div>
           <div className="cw-his-stat-label">{t('stats.min')}</div>
@@ -30,16 +35,21 @@ export function StatBlock({ title, stats, zoneMin, zoneMax, timeZone }: { title:
           </div>
           <div className="cw-his-stat-at">{at(stats.maxTs)}</div>
         </div>
-        <div>
-          <div className="cw-his-stat-label">{t('stats.avg')}</div>
-          <div className="cw-his-stat-value">{fmtValue(stats.avg, 2)}</div>
-          <div className="cw-his-stat-at">&nbsp;</div>
-        </div>
-        <div>
-          <div className="cw-his-stat-label">{t('stats.count')}</div>
-          <div className="cw-his-stat-value">{stats.count}</div>
-          <div className="cw-his-stat-at">&nbsp;</div>
-        </div>
+        {(
+          [
+            ['avg', fmtValue(stats.avg, 2)],
+            ['stdDev', fmtValue(stats.stdDev, 2)],
+            ...(stats.mkt !== null ? [['mkt', fmtValue(stats.mkt, 2)]] : []),
+            ['passRate', pct(stats.passRate)],
+            ['count', String(stats.count)],
+          ] as [string, string][]
+        ).map(([k, v]) => (
+          <div key={k}>
+            <div className="cw-his-stat-label">{t(`stats.${k}`)}</div>
+            <div className="cw-his-stat-value">{v}</div>
+            <div className="cw-his-stat-at">&nbsp;</div>
+          </div>
+        ))}
       </div>
     </Card>
   );

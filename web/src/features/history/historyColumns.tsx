@@ -1,13 +1,38 @@
 /** The points table's columns: time, temperature, humidity (when measured), battery and signal (a sensor's only). */
+import { Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import type { ExcludedPeriod } from '@coldwatch/contract';
 import type { TFunction } from 'i18next';
 import { fmtValue, formatInZone } from '../../lib/format';
 import type { HistoryPoint, Zone } from './historyLogic';
 import { valueColor } from './StatBlock';
 
-export function historyColumns(t: TFunction, { timeZone, zone, withHum, carrierView }: { timeZone: string | null; zone: Zone; withHum: boolean; carrierView: boolean }): ColumnsType<HistoryPoint> {
+/** The excluded period a reading falls in (half-open), if any. */
+export const excludedAt = (excluded: readonly ExcludedPeriod[], ts: number) => excluded.find((e) => ts >= e.start && ts < e.end);
+
+export function historyColumns(
+  t: TFunction,
+  { timeZone, zone, withHum, carrierView, excluded = [] }: { timeZone: string | null; zone: Zone; withHum: boolean; carrierView: boolean; excluded?: readonly ExcludedPeriod[] },
+): ColumnsType<HistoryPoint> {
   return [
-    { title: t('col.time'), dataIndex: 'ts', width: 190, render: (ts: number) => formatInZone(ts, timeZone) },
+    {
+      title: t('col.time'),
+      dataIndex: 'ts',
+      width: 250,
+      render: (ts: number) => {
+        const ex = excludedAt(excluded, ts);
+        return (
+          <span>
+            {formatInZone(ts, timeZone)}
+            {ex && (
+              <Tooltip title={t('excludedTip', { name: ex.name })}>
+                <Tag style={{ marginInlineStart: 8 }}>{t('excludedTag')}</Tag>
+              </Tooltip>
+            )}
+          </span>
+        );
+      },
+    },
     {
       title: t('col.temp'),
       dataIndex: 'temp',

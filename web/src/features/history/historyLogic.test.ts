@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import { hasHumidity, maxPointsForWidth, quickRange, seriesStats, type HistoryPoint } from './historyLogic';
+import { figureStats, hasHumidity, maxPointsForWidth, quickRange, type HistoryPoint } from './historyLogic';
 
 /** A point as the contract answers it: every value named, null when not measured. */
 const p = (over: Partial<HistoryPoint> & { ts: number }): HistoryPoint => ({ temp: null, hum: null, volt: null, rssi: null, lqi: null, gas: null, door: null, ...over });
@@ -16,21 +16,16 @@ describe('quickRange', () => {
   });
 });
 
-describe('seriesStats', () => {
-  it('gives min, max, avg and where they happened, skipping gaps', () => {
-    const s = seriesStats(
-      [
-        p({ ts: 1, temp: 4 }),
-        p({ ts: 2, temp: null }),
-        p({ ts: 3, temp: 9 }),
-        p({ ts: 4, temp: 2 }),
-      ],
-      'temp',
-    );
-    expect(s).toEqual({ min: 2, max: 9, avg: 5, count: 3, minTs: 4, maxTs: 3 });
+describe('figureStats', () => {
+  const figures = { min: 2, max: 9, avg: 5.25, stdDev: 2.5, mkt: 5.9, passRate: 0.75, timeInZoneS: 900, offlineRate: 0, excursions: 1, excursionS: 300, readings: 3, excludedS: 0 };
+  it("takes the server's figures and finds when the extremes happened among the points", () => {
+    const s = figureStats(figures, [p({ ts: 1, temp: 4 }), p({ ts: 2, temp: null }), p({ ts: 3, temp: 9 }), p({ ts: 4, temp: 2 })], 'temp');
+    // The average is the server's time-weighted one, not the points' mean (5).
+    expect(s).toEqual({ min: 2, max: 9, avg: 5.25, stdDev: 2.5, mkt: 5.9, passRate: 0.75, count: 3, minTs: 4, maxTs: 3 });
   });
-  it('is empty without values', () => {
-    expect(seriesStats([p({ ts: 1, hum: null })], 'hum')).toMatchObject({ min: null, max: null, avg: null, count: 0 });
+  it('is empty without figures; an extreme the points lack has no time', () => {
+    expect(figureStats(undefined, [p({ ts: 1, temp: 4 })], 'temp')).toMatchObject({ min: null, max: null, avg: null, count: 0 });
+    expect(figureStats(figures, [p({ ts: 1, temp: 4 })], 'temp')).toMatchObject({ minTs: null, maxTs: null });
   });
 });
 

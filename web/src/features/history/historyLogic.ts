@@ -1,6 +1,6 @@
-/** Pure helpers of the history page: quick ranges, statistics, the chart's point budget. */
+/** Pure helpers of the history page: quick ranges, the server's statistics beside the points, the chart's point budget. */
 import dayjs, { type Dayjs } from 'dayjs';
-import type { HistoryPoint, HistoryResult } from '@coldwatch/contract';
+import type { HistoryPoint, HistoryResult, MeasureFigures } from '@coldwatch/contract';
 
 /** A point of the contract's historyApi.history; the zone of its carrier. */
 export type { HistoryPoint };
@@ -29,34 +29,25 @@ export interface Stats {
   min: number | null;
   max: number | null;
   avg: number | null;
+  stdDev: number | null;
+  /** Temperature only. */
+  mkt: number | null;
+  passRate: number | null;
   count: number;
   minTs: number | null;
   maxTs: number | null;
 }
 
-/** min / max / average of one field over the points, ignoring missing values. */
-export function seriesStats(points: HistoryPoint[], field: 'temp' | 'hum'): Stats {
-  let min: number | null = null;
-  let max: number | null = null;
-  let minTs: number | null = null;
-  let maxTs: number | null = null;
-  let sum = 0;
-  let count = 0;
-  for (const p of points) {
-    const v = p[field];
-    if (v === null || v === undefined || typeof v !== 'number' || Number.isNaN(v)) continue;
-    if (min === null || v < min) {
-      min = v;
-      minTs = p.ts;
-    }
-    if (max === null || v > max) {
-      max = v;
-      maxTs = p.ts;
-    }
-    sum += v;
-    count += 1;
-  }
-  return { min, max, avg: count ? sum / count : null, count, minTs, maxTs };
+/**
+ * The span's figures as the server computed them over every reading (api/statistic.ts,
+ * docs/statistics.md): time-weighted, invalid rules left out. The chart's points keep each
+ * bucket's extremes, so they tell when the minimum and maximum happened; nothing else is taken
+ * from them. Empty while the figures load or without a carrier.
+ */
+export function figureStats(m: MeasureFigures | null | undefined, points: HistoryPoint[], field: 'temp' | 'hum'): Stats {
+  if (!m) return { min: null, max: null, avg: null, stdDev: null, mkt: null, passRate: null, count: 0, minTs: null, maxTs: null };
+  const at = (v: number | null) => (v === null ? null : (points.find((p) => p[field] !== null && Math.abs((p[field] as number) - v) < 0.005)?.ts ?? null));
+  return { min: m.min, max: m.max, avg: m.avg, stdDev: m.stdDev, mkt: m.mkt, passRate: m.passRate, count: m.readings, minTs: at(m.min), maxTs: at(m.max) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Card, Col, Row, Skeleton, Tooltip } from 'antd';
+import { Alert, Card, Col, Row, Skeleton, Tooltip } from 'antd';
 import { CheckCircleOutlined, DisconnectOutlined, ContainerOutlined, PauseCircleOutlined, WarningOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -53,6 +53,18 @@ export function CarrierKpis({ enabled }: { enabled: boolean }) {
           </Col>
         );
       })}
+      {!!s?.reachNobody && (
+        // An alarm that would reach nobody is found here, not at 3 a.m. (docs/alarms.md "An alarm that reaches nobody").
+        <Col span={24}>
+          <Alert
+            type="warning"
+            showIcon
+            data-testid="reach-nobody"
+            title={t('reachNobody', { count: s.reachNobody, names: s.reachNobodyNames.join(t('listSep')) + (s.reachNobody > s.reachNobodyNames.length ? t('listMore') : '') })}
+            description={t('reachNobodyHelp')}
+          />
+        </Col>
+      )}
     </Row>
   );
 }

@@ -7,6 +7,8 @@ import { CarrierKpis, CarrierStatusWidget } from './CarrierWidgets';
 import { DeviceWidget } from './DeviceWidget';
 import { ExceptionStatsWidget, LatestExceptions } from './ExceptionWidgets';
 import { WizardOffer } from '../wizard/WizardOffer';
+import { WorkOrderWidget } from '../workorder/WorkOrderWidget';
+import { PassRateWidget } from '../statistic/PassRateWidget';
 import './home.css';
 
 /** /home (spec §2): carrier status, bound devices, exception statistics and the latest five exceptions. */
@@ -58,6 +60,16 @@ export default function HomePage() {
         {(sensors || gateways) && (
           <Col xs={24} xl={14}>
             <DeviceWidget sensors={sensors} gateways={gateways} />
+          </Col>
+        )}
+        {can('viewWorkOrder') && (
+          <Col xs={24} xl={10}>
+            <WorkOrderWidget />
+          </Col>
+        )}
+        {can('viewStatistic') && (
+          <Col xs={24} xl={10}>
+            <PassRateWidget />
           </Col>
         )}
       </Row>

@@ -19,6 +19,15 @@ describe('home widgets', () => {
     expect(s.alarmOff).toBe(1);
     expect(summariseCarriers([]).total).toBe(0);
   });
+  it('counts the carriers whose alarm is on but reaches nobody, naming the first three', () => {
+    const c = (name: string, alarmOn: boolean, reachesNobody: boolean) => ({
+      name, alarmOn, reachesNobody, status: 1, sensors: [], sampleMode: 'latest' as const, tempMin: 2, tempMax: 8, humMin: null, humMax: null, openExceptions: 0,
+    });
+    const s = summariseCarriers([c('A', true, true), c('B', true, false), c('C', false, true), c('D', true, true), c('E', true, true), c('F', true, true)]);
+    expect(s.reachNobody).toBe(4);
+    expect(s.reachNobodyNames).toEqual(['A', 'D', 'E']);
+    expect(summariseCarriers([c('B', true, false)]).reachNobody).toBe(0);
+  });
   it('percent of an empty whole is 0', () => {
     expect(percent(1, 4)).toBe(25);
     expect(percent(3, 0)).toBe(0);

@@ -11,16 +11,23 @@ export interface CarrierSummary {
   /** Sensors bound to the listed carriers. */
   boundSensors: number;
   alarmOff: number;
+  /** Carriers whose alarm is on but would reach nobody, and the first of their names (the home warning). */
+  reachNobody: number;
+  reachNobodyNames: string[];
 }
 
 /** Carrier statistics from the live board's carriers, by the state every view shares (board.ts). */
-export function summariseCarriers(list: readonly BoardCarrierLike[]): CarrierSummary {
-  const s: CarrierSummary = { total: list.length, byState: { normal: 0, abnormal: 0, offline: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0 };
+export function summariseCarriers(list: readonly (BoardCarrierLike & { name?: string; reachesNobody?: boolean })[]): CarrierSummary {
+  const s: CarrierSummary = { total: list.length, byState: { normal: 0, abnormal: 0, offline: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0, reachNobody: 0, reachNobodyNames: [] };
   for (const c of list) {
     s.byState[boardState(c)] += 1;
     s.byStatus[c.status] = (s.byStatus[c.status] ?? 0) + 1;
     s.boundSensors += c.sensors.length;
     if (!c.alarmOn) s.alarmOff += 1;
+    if (c.alarmOn && c.reachesNobody) {
+      s.reachNobody += 1;
+      if (s.reachNobodyNames.length < 3 && c.name) s.reachNobodyNames.push(c.name);
+    }
   }
   return s;
 }

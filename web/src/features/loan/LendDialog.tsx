@@ -8,11 +8,12 @@ import { useEffect, useMemo, useState } from 'react';
 import { App, DatePicker, Form, Input, Select, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { customerApi, gatewayApi, loanApi, sensorApi, type SensorRow } from '@coldwatch/contract';
+import { customerApi, loanApi, sensorApi, type SensorRow } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { useCall } from '../../api/hooks';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
 import { serverFieldErrors } from '../sys/formRules';
+import { GatewaySelect } from '../device/devicePickers';
 import { fromWall, toWall } from '../../lib/format';
 import { useAuth } from '../../app/auth';
 
@@ -42,7 +43,6 @@ export function LendDialog({ sensors, onClose, onDone }: { sensors: SensorRow[] 
   const found = useCall(sensorApi.page, { query: { iDisplayLength: 50, devNo: devSearch || undefined, borrowed: 'false' } }, { enabled: open });
   const owner = picked[0]?.customerId;
   const customers = useCall(customerApi.page, { query: { iDisplayLength: 50, name: custSearch || undefined, status: 1 } }, { enabled: open });
-  const gateways = useCall(gatewayApi.page, { query: { iDisplayLength: 100, customerId: borrowerId } }, { enabled: open && !!borrowerId });
 
   useEffect(() => {
     if (!open) return;
@@ -87,7 +87,7 @@ export function LendDialog({ sensors, onClose, onDone }: { sensors: SensorRow[] 
           />
         </Form.Item>
         <Form.Item name="gatewayId" label={t('gateway')} extra={t('gatewayHelp')} rules={[{ required: true, message: t('rule.gateway') }]}>
-          <Select disabled={!borrowerId} loading={gateways.isFetching} options={(gateways.data?.rows ?? []).map((g) => ({ value: g.id, label: `${g.sn} · ${g.name}` }))} />
+          <GatewaySelect open={open && !!borrowerId} customerId={borrowerId} searchable={false} disabled={!borrowerId} />
         </Form.Item>
         <Form.Item name="endsAt" label={t('col.endsAt')} rules={[{ required: true, message: t('rule.endsAt') }]}>
           <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" disabledDate={(d) => d.isBefore(toWall(Date.now(), tz), 'day')} style={{ width: 220 }} />

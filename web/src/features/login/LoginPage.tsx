@@ -1,8 +1,8 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, Segmented, Tooltip } from 'antd';
-import { LockOutlined, QrcodeOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, Button, Form, Input, Segmented } from 'antd';
+import { LockOutlined, QrcodeOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { authRefs, Code } from '@coldwatch/contract';
 import { ApiError } from '../../api/client';
@@ -18,6 +18,7 @@ import { LogoMark } from '../../ui/Logo';
 import { LoginHero } from './LoginHero';
 import { QrLoginPanel } from './QrLoginPanel';
 import { asksForCode } from './askCode';
+import { CaptchaField, useCaptcha } from './CaptchaField';
 import './login.css';
 
 /** What /register hands to /login after a successful registration. */
@@ -66,7 +67,7 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const qc = useQueryClient();
   const [form] = Form.useForm<LoginForm>();
-  const [captchaAt, setCaptchaAt] = useState(() => Date.now());
+  const captcha = useCaptcha(form, 'code');
   const [failure, setFailure] = useState<string>();
   const [mode, setMode] = useState<'account' | 'qr'>('account');
   // Back from /register: the server's success message, and the new administrator's account filled in.
@@ -77,11 +78,6 @@ export default function LoginPage() {
   const [codeAsked, setCodeAsked] = useState(false);
   // When the options cannot be read, offer the field: the server decides.
   const needCode = codeAsked || (options.data ? options.data.captcha : options.isError);
-
-  const refreshCaptcha = () => {
-    setCaptchaAt(Date.now());
-    form.setFieldValue('code', '');
-  };
 
   /** Signed in (by password or by a confirmed QR code): start a fresh client session. */
   const enter = useCallback(
@@ -108,7 +104,7 @@ export default function LoginPage() {
       // Offline / timeout are toasted by the shell; everything else is shown here.
       if (!(e instanceof ApiError) || reactionFor(e, t).kind === 'none') setFailure(errorMessage(e, t));
       if (asksForCode(e)) setCodeAsked(true);
-      if (needCode || asksForCode(e)) refreshCaptcha();
+      if (needCode || asksForCode(e)) captcha.refresh();
       return true;
     },
   });
@@ -164,24 +160,7 @@ export default function LoginPage() {
         <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('passwordRequired') }]}>
           <Input.Password prefix={<LockOutlined />} placeholder={t('passwordPlaceholder')} autoComplete="current-password" />
         </Form.Item>
-        {needCode && (
-          <Form.Item label={t('code')} required>
-            <div className="cw-login-code">
-              <Form.Item name="code" noStyle rules={[{ required: true, whitespace: true, message: t('codeRequired') }]}>
-                <Input prefix={<SafetyOutlined />} placeholder={t('codePlaceholder')} maxLength={8} autoComplete="off" />
-              </Form.Item>
-              <Tooltip title={t('codeRefresh')}>
-                <img
-                  className="cw-login-captcha"
-                  src={`/service/user/captcha?t=${captchaAt}`}
-                  alt={t('codeAlt')}
-                  onClick={refreshCaptcha}
-                  role="button"
-                />
-              </Tooltip>
-            </div>
-          </Form.Item>
-        )}
+        {needCode && <CaptchaField name="code" captcha={captcha} />}
         <Button type="primary" htmlType="submit" block loading={busy} className="cw-login-submit">
           {t('submit')}
         </Button>

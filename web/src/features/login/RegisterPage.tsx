@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Alert, Button, Col, Form, Input, Row, Select, Tooltip } from 'antd';
-import { BankOutlined, LockOutlined, MailOutlined, PhoneOutlined, SafetyOutlined, TagOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, Button, Col, Form, Input, Row, Select } from 'antd';
+import { BankOutlined, LockOutlined, MailOutlined, PhoneOutlined, TagOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { authApi, customerApi, customerCode, customerPhone, email as emailRule, name as nameRule, ORG_TYPES, orgType, registerPassword, userAccount, type RegisterBody } from '@coldwatch/contract';
 import { ApiError } from '../../api/client';
 import { useAction, useCall } from '../../api/hooks';
 import { errorMessage, reactionFor } from '../../app/errors';
 import { codeField, fieldErrors, trimmed, zodRule } from '../sys/formRules';
+import { CaptchaField, useCaptcha } from './CaptchaField';
 import { LoginShell, type RegisteredState } from './LoginPage';
 import './login.css';
 
@@ -27,17 +28,12 @@ export default function RegisterPage() {
   const { t } = useTranslation('login');
   const navigate = useNavigate();
   const [form] = Form.useForm<RegisterForm>();
-  const [captchaAt, setCaptchaAt] = useState(() => Date.now());
+  const captcha = useCaptcha(form, 'captcha');
   const [failure, setFailure] = useState<string>();
 
   const options = useCall(authApi.options, undefined, { staleTime: Infinity });
   // When the options cannot be read, offer the field: the server decides.
   const needCode = options.data ? options.data.captcha : options.isError;
-
-  const refreshCaptcha = () => {
-    setCaptchaAt(Date.now());
-    form.setFieldValue('captcha', '');
-  };
 
   const register = useAction(customerApi.register, {
     success: false,
@@ -47,7 +43,7 @@ export default function RegisterPage() {
       const fields = [...fieldErrors(e, REGISTER_FIELDS), ...codeField(e, REGISTER_CODE_FIELDS)];
       if (fields.length) form.setFields(fields as never);
       else if (!(e instanceof ApiError) || reactionFor(e, t).kind === 'none') setFailure(errorMessage(e, t));
-      if (needCode) refreshCaptcha();
+      if (needCode) captcha.refresh();
       return true;
     },
   });
@@ -155,22 +151,7 @@ export default function RegisterPage() {
           </Col>
           {needCode && (
             <Col span={24}>
-              <Form.Item label={t('code')} required>
-                <div className="cw-login-code">
-                  <Form.Item name="captcha" noStyle rules={[{ required: true, whitespace: true, message: t('codeRequired') }]}>
-                    <Input prefix={<SafetyOutlined />} placeholder={t('codePlaceholder')} maxLength={8} />
-                  </Form.Item>
-                  <Tooltip title={t('codeRefresh')}>
-                    <img
-                      className="cw-login-captcha cw-register-captcha"
-                      src={`/service/user/captcha?t=${captchaAt}`}
-                      alt={t('codeAlt')}
-                      onClick={refreshCaptcha}
-                      role="button"
-                    />
-                  </Tooltip>
-                </div>
-              </Form.Item>
+              <CaptchaField name="captcha" captcha={captcha} imgClass="cw-login-captcha cw-register-captcha" />
             </Col>
           )}
         </Row>

@@ -11,6 +11,8 @@ import { fieldErrors, matches } from '../sys/formRules';
 import { errorMessage } from '../../app/errors';
 import { avatarUrl, checkAvatar } from './avatar';
 import { SignaturePane } from './SignaturePane';
+import { session } from '../../app/session';
+import { TOUR_DISMISSED } from '../tour/tourSteps';
 import './personal.css';
 
 interface ProfileForm {
@@ -95,8 +97,11 @@ export default function MaterialPage() {
     void changePassword.run({ body: v });
   };
 
-  const setGuide = (on: boolean) =>
-    guide.run({ query: { on: on ? '1' : '0' } }).then((done) => done !== undefined && void message.success(t(on ? 'guideOnSaved' : 'guideOffSaved')));
+  const setGuide = (on: boolean) => {
+    // Switched on again, the tour shows at the next visit of Home, even in this session.
+    if (on) session.remove(TOUR_DISMISSED);
+    return guide.run({ query: { on: on ? '1' : '0' } }).then((done) => done !== undefined && void message.success(t(on ? 'guideOnSaved' : 'guideOffSaved')));
+  };
 
   const beforeUpload = (file: File) => {
     const problem = checkAvatar(file);

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { App, Checkbox, Col, Divider, Form, Input, Radio, Row, Select, Typography } from 'antd';
+import { App, Checkbox, Col, Form, Input, Radio, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { areaCode, customerApi, customerCode, email, customerPhone, registerPassword, userAccount, type CustomerType, type OrgType } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { FormDialog, useDialogSubmit } from '../../ui/FormDialog';
+import { FormSection } from '../../ui/FormSection';
 import { CUSTOMER_CODE_FIELDS, matches, rules, serverFieldErrors, trimmed, zodRule } from './formRules';
 import { CUSTOMER_STATUS, CUSTOMER_TYPES, ORG_TYPES, type CustomerRow } from './customerTypes';
 
@@ -107,120 +108,106 @@ export function CustomerDialog({ target, onClose, onDone }: Props) {
       scrollBody
       onSubmit={submit}
       onCancel={onClose}
+      form={form}
+      formName="customerForm"
     >
-      <Form form={form} name="customerForm" layout="vertical" size="small" requiredMark>
-        <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
-          {t('form.basic')}
-        </Divider>
-        <Row gutter={16}>
+      <FormSection title={t('form.basic')} first>
+        <Col span={12}>
+          <Form.Item name="name" label={t('form.name')} rules={req(50)}>
+            <Input maxLength={50} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="shortName" label={t('form.shortName')} rules={opt(30)}>
+            <Input maxLength={30} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="code" label={t('form.code')} tooltip={t('form.codeHint')} rules={[...rules(t, { required: true }), zodRule(customerCode, t)]} validateFirst>
+            <Input maxLength={20} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="orgType" label={t('form.orgType')} rules={[{ required: true, message: t('rule.required') }]}>
+            <Select options={ORG_TYPES.map((o) => ({ value: o, label: `${o} ${t(`orgType.${o}`)}` }))} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="type" label={t('form.type')} rules={[{ required: true, message: t('rule.required') }]}>
+            <Radio.Group disabled={!isNew} options={CUSTOMER_TYPES.map((c) => ({ value: c, label: t(`type.${c}`) }))} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="status" label={t('form.status')}>
+            <Radio.Group
+              disabled
+              options={[CUSTOMER_STATUS.active, CUSTOMER_STATUS.cancelled].map((s) => ({ value: s, label: t(`status.${s}`) }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="area" label={t('form.area')} rules={opt(120)}>
+            <Input maxLength={120} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="areaCode" label={t('form.areaCode')} rules={[zodRule(areaCode, t, { optional: true })]}>
+            <Input maxLength={20} />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="address" label={t('form.address')} rules={opt(255)}>
+            <Input maxLength={255} />
+          </Form.Item>
+        </Col>
+      </FormSection>
+      <FormSection title={t('form.contactPart')}>
+        <Col span={12}>
+          <Form.Item name="contact" label={t('form.contact')} rules={opt(30)}>
+            <Input maxLength={30} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="phone" label={t('form.phone')} rules={[zodRule(customerPhone, t, { optional: true })]}>
+            <Input maxLength={20} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="email" label={t('form.email')} rules={[matches(email, t('rule.email')), ...opt(100)]}>
+            <Input maxLength={100} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="notify" label={t('form.notify')}>
+            <Checkbox.Group options={[{ value: 'email', label: t('notify.email') }, { value: 'sms', label: t('notify.sms') }]} />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="description" label={t('form.description')} rules={opt(250)}>
+            <Input.TextArea rows={2} maxLength={250} showCount />
+          </Form.Item>
+        </Col>
+      </FormSection>
+      {isNew && (
+        <FormSection title={t('form.adminPart')} hint={t('form.adminHint')}>
           <Col span={12}>
-            <Form.Item name="name" label={t('form.name')} rules={req(50)}>
-              <Input maxLength={50} />
+            <Form.Item name="account" label={t('form.account')} rules={[...rules(t, { required: true }), zodRule(userAccount, t)]} validateFirst>
+              <Input maxLength={50} autoComplete="off" />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="shortName" label={t('form.shortName')} rules={opt(30)}>
-              <Input maxLength={30} />
+            <Form.Item
+              name="password"
+              label={t('form.password')}
+              tooltip={t('form.passwordHint')}
+              rules={[...rules(t, { required: true }), zodRule(registerPassword, t)]}
+              validateFirst
+            >
+              <Input.Password maxLength={30} autoComplete="new-password" />
             </Form.Item>
           </Col>
-          <Col span={12}>
-            <Form.Item name="code" label={t('form.code')} tooltip={t('form.codeHint')} rules={[...rules(t, { required: true }), zodRule(customerCode, t)]} validateFirst>
-              <Input maxLength={20} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="orgType" label={t('form.orgType')} rules={[{ required: true, message: t('rule.required') }]}>
-              <Select options={ORG_TYPES.map((o) => ({ value: o, label: `${o} ${t(`orgType.${o}`)}` }))} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="type" label={t('form.type')} rules={[{ required: true, message: t('rule.required') }]}>
-              <Radio.Group disabled={!isNew} options={CUSTOMER_TYPES.map((c) => ({ value: c, label: t(`type.${c}`) }))} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="status" label={t('form.status')}>
-              <Radio.Group
-                disabled
-                options={[CUSTOMER_STATUS.active, CUSTOMER_STATUS.cancelled].map((s) => ({ value: s, label: t(`status.${s}`) }))}
-              />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="area" label={t('form.area')} rules={opt(120)}>
-              <Input maxLength={120} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="areaCode" label={t('form.areaCode')} rules={[zodRule(areaCode, t, { optional: true })]}>
-              <Input maxLength={20} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name="address" label={t('form.address')} rules={opt(255)}>
-              <Input maxLength={255} />
-            </Form.Item>
-          </Col>
-        </Row>
-        <Divider titlePlacement="start" plain>
-          {t('form.contactPart')}
-        </Divider>
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item name="contact" label={t('form.contact')} rules={opt(30)}>
-              <Input maxLength={30} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="phone" label={t('form.phone')} rules={[zodRule(customerPhone, t, { optional: true })]}>
-              <Input maxLength={20} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="email" label={t('form.email')} rules={[matches(email, t('rule.email')), ...opt(100)]}>
-              <Input maxLength={100} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="notify" label={t('form.notify')}>
-              <Checkbox.Group options={[{ value: 'email', label: t('notify.email') }, { value: 'sms', label: t('notify.sms') }]} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name="description" label={t('form.description')} rules={opt(250)}>
-              <Input.TextArea rows={2} maxLength={250} showCount />
-            </Form.Item>
-          </Col>
-        </Row>
-        {isNew && (
-          <>
-            <Divider titlePlacement="start" plain>
-              {t('form.adminPart')}
-            </Divider>
-            <Typography.Paragraph type="secondary" style={{ marginTop: -8, fontSize: 12 }}>
-              {t('form.adminHint')}
-            </Typography.Paragraph>
-            <Row gutter={16}>
-              <Col span={12}>
-                <Form.Item name="account" label={t('form.account')} rules={[...rules(t, { required: true }), zodRule(userAccount, t)]} validateFirst>
-                  <Input maxLength={50} autoComplete="off" />
-                </Form.Item>
-              </Col>
-              <Col span={12}>
-                <Form.Item
-                  name="password"
-                  label={t('form.password')}
-                  tooltip={t('form.passwordHint')}
-                  rules={[...rules(t, { required: true }), zodRule(registerPassword, t)]}
-                  validateFirst
-                >
-                  <Input.Password maxLength={30} autoComplete="new-password" />
-                </Form.Item>
-              </Col>
-            </Row>
-          </>
-        )}
-      </Form>
+        </FormSection>
+      )}
     </FormDialog>
   );
 }

@@ -25,8 +25,11 @@ const DAYS = [
   'cache_retention_days',
   'sensor_config_timeout_minutes',
   'gateway_heartbeat_history_days',
+  'gps_history_retention_days',
+  'trip_stay_radius_m',
+  'trip_stay_minutes',
 ] as const satisfies readonly ParamKey[];
-const unitOf = (k: ParamKey) => (k.endsWith('_minutes') ? 'minutes' : k.endsWith('_years') ? 'years' : 'unit');
+const unitOf = (k: ParamKey) => (k.endsWith('_minutes') ? 'minutes' : k.endsWith('_years') ? 'years' : k.endsWith('_m') ? 'metres' : 'unit');
 type Values = Record<ParamKey, string>;
 
 export default function ParamPage() {

@@ -37,6 +37,13 @@ const OBJECTS = ALL_FUNCS.filter((f) => f.startsWith('view')).map((f) => f.slice
 const NONE = '__none__';
 
 /** Add or edit a menu resource (spec §3, §5 name and code required and unique, §8 407/408). */
+/** A parent the entry may go under, in the parent picker. */
+interface ParentOption {
+  value: number;
+  title: string;
+  children?: ParentOption[];
+}
+
 export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
   const { t } = useTranslation('resource');
   const { message } = App.useApp();
@@ -48,7 +55,7 @@ export function ResourceDialog({ target, tree, onClose, onDone }: Props) {
 
   const parentData = useMemo(() => {
     const banned = new Set(editing ? subtreeIds(editing) : []);
-    const conv = (ns: ResourceNode[]): any[] =>
+    const conv = (ns: ResourceNode[]): ParentOption[] =>
       ns.filter((n) => !banned.has(n.id)).map((n) => ({ value: n.id, title: `${menuTitle(n.code, n.name)} (${n.code})`, children: n.children ? conv(n.children) : undefined }));
     return [{ value: NONE, title: t('form.parentNone') }, ...conv(tree)];
   }, [tree, editing, menuTitle, t]);

@@ -6,14 +6,14 @@
 import { useMemo, useState } from 'react';
 import { App, Button, Result, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth';
 import { resourceApi } from '@coldwatch/contract';
 import { idList } from '../../api/call';
 import { useAction, useCall } from '../../api/hooks';
 import { errorMessage } from '../../app/errors';
-import { PageCard } from '../../ui';
+import { AddButton, linkActionsColumn, PageCard } from '../../ui';
 import { useMenuTitle } from '../account/shared';
 import { ResourceDialog } from './ResourceDialog';
 import { forTable, type ResourceNode } from './resourceTypes';
@@ -104,31 +104,18 @@ export default function ResourcePage() {
       ),
     },
     { title: t('col.sort'), dataIndex: 'sort', width: 70, align: 'right' },
-    {
-      title: t('col.actions'),
-      key: 'actions',
-      width: 190,
-      fixed: 'right',
-      render: (_, n) => (
-        <Space size={0}>
-          {can('newUrl') && (
-            <Button type="link" size="small" onClick={() => setEditing({ parentId: n.id })}>
-              {t('action.addChild')}
-            </Button>
-          )}
-          {can('editUrl') && (
-            <Button type="link" size="small" onClick={() => setEditing({ node: n, parentId: n.parentId })}>
-              {t('action.edit')}
-            </Button>
-          )}
-          {can('removeUrl') && (
-            <Button type="link" size="small" danger onClick={() => remove(n)}>
-              {t('action.delete')}
-            </Button>
-          )}
-        </Space>
-      ),
-    },
+    linkActionsColumn<ResourceNode>(
+      {
+        title: t('col.actions'),
+        width: 190,
+        items: [
+          { key: 'addChild', perm: 'newUrl', label: t('action.addChild'), onClick: (n) => setEditing({ parentId: n.id }) },
+          { key: 'edit', perm: 'editUrl', label: t('action.edit'), onClick: (n) => setEditing({ node: n, parentId: n.parentId }) },
+          { key: 'delete', perm: 'removeUrl', label: t('action.delete'), danger: true, onClick: remove },
+        ],
+      },
+      can,
+    ),
   ];
 
   return (
@@ -141,11 +128,9 @@ export default function ResourcePage() {
             {t('action.reload')}
           </Button>
         </Space>
-        {can('newUrl') && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ parentId: null })}>
-            {t('action.add')}
-          </Button>
-        )}
+        <AddButton perm="newUrl" onClick={() => setEditing({ parentId: null })}>
+          {t('action.add')}
+        </AddButton>
       </Space>
       {tree.error ? (
         <Result status="warning" subTitle={errorMessage(tree.error, t)} extra={<Button onClick={() => void tree.refetch()}>{t('action.reload')}</Button>} />

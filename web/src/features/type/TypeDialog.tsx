@@ -31,15 +31,13 @@ export function TypeDialog({ target, onClose, onSave }: { target: TypeTarget | n
       onClose();
     });
   return (
-    <FormDialog open={!!target} title={t('editTitle', { name: target?.name ?? '' })} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose}>
-      <Form form={form} name="typeForm" layout="vertical">
-        <Form.Item name="enabled" label={t('form.enabled')} valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <Form.Item name="remark" label={t('form.remark')} rules={rules(t, { max: 250 })}>
-          <Input.TextArea maxLength={250} rows={3} showCount />
-        </Form.Item>
-      </Form>
+    <FormDialog open={!!target} title={t('editTitle', { name: target?.name ?? '' })} okText={t('form.ok')} cancelText={t('form.cancel')} saving={saving} onSubmit={save} onCancel={onClose} form={form} formName="typeForm">
+      <Form.Item name="enabled" label={t('form.enabled')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="remark" label={t('form.remark')} rules={rules(t, { max: 250 })}>
+        <Input.TextArea maxLength={250} rows={3} showCount />
+      </Form.Item>
     </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { GAS_CODES, typeApi } from '@coldwatch/contract';
+import { sensorTypeOffered, typeApi } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 
 /**
@@ -14,13 +14,11 @@ export function useOffered() {
   return useMemo(() => {
     const off = new Set((devices.data ?? []).filter((d) => !d.enabled).map((d) => `${d.kind}:${d.code}`));
     const carrierOff = new Set((carriers.data ?? []).filter((c) => !c.enabled).map((c) => c.type));
-    const sensor = (type: string) =>
-      type === 'gas' ? GAS_CODES.some((c) => !off.has(`gas:${c}`)) : type === 'magnet' ? !off.has('magnet:magnet1') : !off.has(`sensor:${type}`);
     return {
-      sensor: (type: string, keep?: string) => type === keep || sensor(type),
+      sensor: (type: string, keep?: string) => type === keep || sensorTypeOffered(off, type),
       gateway: (type: string, keep?: string) => type === keep || !off.has(`gateway:${type}`),
       carrier: (type: number, keep?: number) => type === keep || !carrierOff.has(type),
-      gas: (code: string, keep?: string | null) => code === keep || !off.has(`gas:${code}`),
+      gas: (code: string, keep?: string | null) => code === keep || sensorTypeOffered(off, 'gas', code),
       other: (kind: 'relay' | 'display' | 'base', code: string) => !off.has(`${kind}:${code}`),
     };
   }, [devices.data, carriers.data]);

@@ -9,11 +9,12 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Result, Space, Steps, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type LiveEvent } from '@coldwatch/contract';
+import { dmApi, type LiveEvent } from '@coldwatch/contract';
+import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { SCENE_TREE_KEY } from '../../ui';
 import { useLiveStream } from '../databoard/useLiveStream';
-import { fmtValue } from '../../lib/format';
+import { fmtValue, formatInZone } from '../../lib/format';
 import { AccessStep, AssociateStep, CarrierStep, ConnectPanel } from './WizardSteps';
 import { clearProgress, EMPTY_PROGRESS, loadProgress, saveProgress, type WizardProgress } from './wizardState';
 
@@ -25,16 +26,21 @@ export default function WizardPage() {
   const qc = useQueryClient();
   const [p, setP] = useState<WizardProgress>(() => loadProgress(user?.id));
   const [secret, setSecret] = useState<string | undefined>();
-  const [first, setFirst] = useState<{ devNo: string; temp?: number | null; hum?: number | null } | undefined>();
 
   useEffect(() => saveProgress(user?.id, p), [user?.id, p]);
   const update = (next: Partial<WizardProgress>) => setP((cur) => ({ ...cur, ...next }));
 
+  // The point as the server judges it: a wizard reopened after its sensor has reported shows that
+  // reading, and a reading outside the carrier's zone is said to be so rather than greeted in green.
+  const point = useCall(dmApi.mpDetail, { query: { carrierId: p.carrierId ?? 0 } }, { enabled: p.step === 4 && !!p.carrierId });
+  const { refetch } = point;
+  const latest = point.data?.sensors.filter((s) => p.devNos.includes(s.devNo) && s.lastTs !== null).sort((a, b) => (b.lastTs ?? 0) - (a.lastTs ?? 0))[0];
+
   const onEvents = useCallback(
     (events: LiveEvent[]) => {
-      for (const e of events) if (e.type === 'reading' && p.devNos.includes(e.data.devNo)) setFirst({ devNo: e.data.devNo, temp: e.data.temp, hum: e.data.hum });
+      if (events.some((e) => e.type === 'reading' && p.devNos.includes(e.data.devNo))) void refetch();
     },
-    [p.devNos],
+    [p.devNos, refetch],
   );
   const stream = useLiveStream(onEvents);
 
@@ -42,7 +48,6 @@ export default function WizardPage() {
     clearProgress(user?.id);
     setP(EMPTY_PROGRESS);
     setSecret(undefined);
-    setFirst(undefined);
   };
 
   const steps = [t('step.access'), t('step.carrier'), t('step.zones'), t('step.associate')];
@@ -82,11 +87,12 @@ export default function WizardPage() {
           <Space direction="vertical" size={16} style={{ width: '100%' }}>
             <Result status="success" title={t('done.title')} subTitle={t('done.subtitle')} style={{ padding: '8px 0' }} />
             <ConnectPanel sn={p.gatewaySn} secret={secret} gatewayId={p.gatewayId} onSecret={setSecret} />
-            {first ? (
+            {latest ? (
               <Alert
-                type="success"
+                type={latest.inRange ? 'success' : 'warning'}
                 showIcon
-                title={t('done.firstReading', { devNo: first.devNo, temp: fmtValue(first.temp), hum: fmtValue(first.hum) })}
+                title={t('done.reading', { devNo: latest.devNo, time: formatInZone(latest.lastTs, user?.timeZone), temp: fmtValue(latest.temp), hum: fmtValue(latest.hum) })}
+                description={latest.inRange ? undefined : t('done.outOfZone')}
                 action={
                   <Button type="primary" onClick={() => navigate(`/carrierDetailPage?id=${p.carrierId}`)}>
                     {t('done.openCarrier')}

@@ -11,6 +11,7 @@ import {
   gatewaySn,
   sceneApi,
   sensorApi,
+  isClimateSensor,
   sensorMeasuresHumidity,
   wizardApi,
   type SensorType,
@@ -184,7 +185,7 @@ export function CarrierStep({ progress, zones, onBack, onDone }: { progress: Wiz
   const hasScenes = treeData.some((c) => c.children.length > 0);
   // The wizard's sensors all report through its gateway.
   const sensors = useCall(sensorApi.page, { query: { iDisplayLength: 100, gatewayId: progress.gatewayId } }, { enabled: zones && !!progress.gatewayId });
-  const types = (sensors.data?.rows ?? []).filter((s) => progress.sensorIds.includes(s.id)).map((s) => s.type).filter((x) => x !== 'gas' && x !== 'magnet');
+  const types = (sensors.data?.rows ?? []).filter((s) => progress.sensorIds.includes(s.id)).map((s) => s.type).filter(isClimateSensor);
   const thermometersOnly = types.length > 0 && !types.some(sensorMeasuresHumidity);
 
   // A carrier saved earlier (resume, or the step before): its values fill the fields the user has not touched meanwhile.

@@ -65,8 +65,8 @@ export function serverAnswers(answers: Record<string, unknown>) {
   return calls;
 }
 
-/** Renders `node` signed in holding `funcs` (and as user type `userType`). */
-export function renderSignedIn(node: ReactNode, { funcs = [], userType = 0 }: { funcs?: string[]; userType?: number } = {}) {
+/** Renders `node` signed in holding `funcs` (and as user type `userType`), at `path` (a detail page's `?id=`). */
+export function renderSignedIn(node: ReactNode, { funcs = [], userType = 0, path = '/' }: { funcs?: string[]; userType?: number; path?: string } = {}) {
   withDomStubs();
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   qc.setQueryData(PAGE_INFO_KEY, { auths: Object.fromEntries(funcs.map((f) => [f, true])), funcs, userType, userRsp: { id: 2, userType, timeZone: '+08:00' }, menu: [] } as never);
@@ -74,7 +74,7 @@ export function renderSignedIn(node: ReactNode, { funcs = [], userType = 0 }: { 
     <QueryClientProvider client={qc}>
       <I18nextProvider i18n={t18n}>
         <App>
-          <MemoryRouter>{node}</MemoryRouter>
+          <MemoryRouter initialEntries={[path]}>{node}</MemoryRouter>
         </App>
       </I18nextProvider>
     </QueryClientProvider>,

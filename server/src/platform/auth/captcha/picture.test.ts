@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALPHABET, GLYPHS } from './font.js';
 import { captchaPng, CODE_LENGTH, cryptoRandom, pickCode, PICTURE_H, PICTURE_W, type Random } from './picture.js';
 import { readPng, type DecodedPng } from './png-reader.fixture.js';
-import { prng } from '../../seed/history.js';
+import { prng } from '../../../demo/history.js';
 
 /** A seeded generator, so the attack's figures are the same on every run. */
 const seeded = (seed: number): Random => prng(seed);
