@@ -131,4 +131,33 @@ describe('retention of GxP records', () => {
     expect(await readingsAt(a.sensorId, start + 60_000)).toBe(0);
     expect(await count(`sys_log WHERE module = 'held'`)).toBe(0);
   });
+
+  it('never deletes what a verification task refers to while it exists: its points\' readings of its recording, its customer\'s log rows from then', async () => {
+    const H = F + 6000 * DAY;
+    const recordStart = H - 200 * DAY;
+    const recordEnd = H - 190 * DAY;
+    const task = (await t.db.one<{ id: number }>(
+      `INSERT INTO verify_task (customer_id, carrier_id, name, setpoint, start_time, record_start, end_time, interval_s, status, ended_at)
+       VALUES ($1, $2, 'Cold room mapping', 5, $3, $3, $4, 60, 3, $4) RETURNING id`,
+      [a.customerId, a.carrierId, new Date(recordStart), new Date(recordEnd)],
+    ))!.id;
+    await t.db.query('INSERT INTO verify_task_device (task_id, sensor_id, customer_id) VALUES ($1, $2, $3)', [task, a.sensorId, a.customerId]);
+    for (const at of [recordStart - DAY, recordStart + DAY, recordEnd + DAY]) await reading(a.sensorId, a.customerId, at);
+    await logRow(a.customerId, 'study', 'before', recordStart - DAY);
+    await logRow(a.customerId, 'study', 'during', recordStart + DAY);
+
+    await enforceRetention(t.db, H, false);
+    expect(await readingsAt(a.sensorId, recordStart - DAY)).toBe(0);
+    expect(await readingsAt(a.sensorId, recordStart + DAY)).toBe(1);
+    expect(await count('reading_5m WHERE sensor_id = $1 AND bucket = $2', [a.sensorId, new Date(recordStart + DAY)])).toBe(1);
+    expect(await readingsAt(a.sensorId, recordEnd + DAY)).toBe(0);
+    expect((await t.db.query<{ method: string }>(`SELECT method FROM sys_log WHERE module = 'study'`)).map((r) => r.method)).toEqual(['during']);
+    expect((await verifyLog(t.db)).findings).toEqual([]);
+
+    // The task deleted, its readings and log rows age out like any other.
+    await t.db.query('DELETE FROM verify_task WHERE id = $1', [task]);
+    await enforceRetention(t.db, H, false);
+    expect(await readingsAt(a.sensorId, recordStart + DAY)).toBe(0);
+    expect(await count(`sys_log WHERE module = 'study'`)).toBe(0);
+  });
 });

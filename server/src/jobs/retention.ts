@@ -21,8 +21,11 @@ const DAY_MS = 86_400_000;
  * history and the log are kept at least 5 years whatever is stored, and the log never less
  * than the history (effectiveRetention). Nothing an open exception refers to goes: the
  * readings and rollups of its sensor from its start on, and its customer's log rows from its
- * start on. Exceptions and notices are never deleted. Answers what it removed (rows, and the
- * partitions dropped), for /sys/scheduled.
+ * start on. Nor what a verification task (mapping study) refers to, as long as the task exists:
+ * its figures are computed from its points' readings whenever it is opened, so the readings of
+ * its recording and its customer's log rows from the recording's start on stay. Exceptions and
+ * notices are never deleted. Answers what it removed (rows, and the partitions dropped), for
+ * /sys/scheduled.
  */
 export async function enforceRetention(db: Db, now = Date.now(), gxpRecords = true) {
   const days = async (key: Parameters<typeof param>[1]) => Number(await param(db, key));
@@ -30,15 +33,15 @@ export async function enforceRetention(db: Db, now = Date.now(), gxpRecords = tr
   const n = (r: { numDeletedRows: bigint }[]) => r.reduce((a, x) => a + Number(x.numDeletedRows), 0);
   const affected = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0);
   const kept = effectiveRetention(await list(db), gxpRecords);
-  const open = await openExceptionStarts(db);
+  const open = await heldStarts(db);
 
   const history = new Date(now - kept.history * DAY_MS);
-  const oldestOpen = Math.min(...[...open.values()].map((d) => d.getTime()));
-  const dropped = await dropPartitionsBefore(db, Math.min(history.getTime(), oldestOpen));
-  const readings = affected(await sql`DELETE FROM reading r WHERE r.ts < ${history} AND NOT ${heldByOpenException(sql`r.ts`)}`.execute(k));
+  const oldestHeld = Math.min(...[...open.values()].map((d) => d.getTime()));
+  const dropped = await dropPartitionsBefore(db, Math.min(history.getTime(), oldestHeld));
+  const readings = affected(await sql`DELETE FROM reading r WHERE r.ts < ${history} AND NOT ${held(sql`r.ts`, sql`r.ts`)}`.execute(k));
   const rollups =
-    affected(await sql`DELETE FROM reading_5m r WHERE r.bucket < ${history} AND NOT ${heldByOpenException(sql`r.last_ts`)}`.execute(k)) +
-    affected(await sql`DELETE FROM reading_1h r WHERE r.bucket < ${history} AND NOT ${heldByOpenException(sql`r.last_ts`)}`.execute(k));
+    affected(await sql`DELETE FROM reading_5m r WHERE r.bucket < ${history} AND NOT ${held(sql`r.bucket`, sql`r.last_ts`)}`.execute(k)) +
+    affected(await sql`DELETE FROM reading_1h r WHERE r.bucket < ${history} AND NOT ${held(sql`r.bucket`, sql`r.last_ts`)}`.execute(k));
 
   const logsBefore = new Date(now - kept.log * DAY_MS);
   // The system log leaves only from the start of each customer's chain, by moving its anchor (docs/security.md).
@@ -73,15 +76,25 @@ export async function enforceRetention(db: Db, now = Date.now(), gxpRecords = tr
 /** Not closed, or still going on: its records stay (exception_record.status 2 is closed). */
 const OPEN = sql`(e.status <> ${EXCEPTION_STATUS.closed} OR e.ongoing)`;
 
-/** A row of sensor `r.sensor_id` at time `at` that an open exception of that sensor covers (from its start on). */
-const heldByOpenException = (at: RawBuilder<unknown>) =>
-  sql`EXISTS (SELECT 1 FROM exception_record e WHERE ${OPEN} AND e.sensor_id = r.sensor_id AND ${at} >= e.start_ts)`;
+/**
+ * A row of sensor `r.sensor_id` spanning `first`..`last` (one instant for a reading, a bucket for
+ * a rollup) that an open exception of that sensor covers (from its start on), or that lies in the
+ * recording of a verification task the sensor is a point of.
+ */
+const held = (first: RawBuilder<unknown>, last: RawBuilder<unknown>) =>
+  sql`(EXISTS (SELECT 1 FROM exception_record e WHERE ${OPEN} AND e.sensor_id = r.sensor_id AND ${last} >= e.start_ts)
+       OR EXISTS (SELECT 1 FROM verify_task_device d JOIN verify_task v ON v.id = d.task_id
+                   WHERE d.sensor_id = r.sensor_id AND ${last} >= v.record_start AND ${first} <= coalesce(v.ended_at, v.end_time)))`;
 
-/** Each customer's oldest open exception's start, keyed by its system-log chain (the customer id). */
-async function openExceptionStarts(db: Db): Promise<Map<number, Date>> {
+/**
+ * Each customer's oldest held moment, keyed by its system-log chain (the customer id): the start
+ * of its oldest open exception or of its oldest verification task's recording.
+ */
+async function heldStarts(db: Db): Promise<Map<number, Date>> {
   const { rows } = await sql<{ customer_id: number; start: Date }>`
-    SELECT e.customer_id, min(e.start_ts) AS start FROM exception_record e WHERE ${OPEN} GROUP BY e.customer_id`.execute(
-    crossTenant(db, 'retention holds every customer\'s records of its open exceptions'),
-  );
+    SELECT customer_id, min(start) AS start FROM (
+      SELECT e.customer_id, e.start_ts AS start FROM exception_record e WHERE ${OPEN}
+      UNION ALL SELECT v.customer_id, v.record_start FROM verify_task v) held
+     GROUP BY customer_id`.execute(crossTenant(db, 'retention holds every customer\'s records of its open exceptions and verification tasks'));
   return new Map(rows.map((r) => [r.customer_id, new Date(r.start)]));
 }
