@@ -6,7 +6,7 @@ import { customerLocales, renderDeviceAlarm, type DeviceMailFacts } from './temp
 import { recipientLocale, renderDeviceSms } from './texts.js';
 
 /**
- * The outbox of connection, power and battery exceptions: their notices in the customer's
+ * The outbox of connection, power, battery and retention exceptions: their notices in the customer's
  * language, written in the transaction that opened the exception (as writeNotices in
  * exceptions.ts does for the data exceptions), so an exception never exists without its notices
  * and never gets them twice.
@@ -28,6 +28,7 @@ interface Facts {
   end: number | null;
   first_value: number | null;
   limit_min: number | null;
+  limit_max: number | null;
   customer_name: string;
   time_zone: string;
   kind: DeviceMailFacts['kind'];
@@ -56,7 +57,7 @@ export async function writeDeviceNotices(q: Queryable, opened: Pick<DeviceExRow,
        SELECT id, string_agg(name, ', ' ORDER BY name) AS carriers, array_agg(carrier_id) AS carrier_ids FROM points GROUP BY id
      )
      SELECT ex.id, ex.customer_id, ex.category, ${ms('ex.start_ts')} AS start, ${ms('ex.last_ts')} AS last,
-            CASE WHEN ex.ongoing THEN NULL ELSE ${ms('ex.end_ts')} END AS "end", ex.first_value, ex.limit_min,
+            CASE WHEN ex.ongoing THEN NULL ELSE ${ms('ex.end_ts')} END AS "end", ex.first_value, ex.limit_min, ex.limit_max,
             cu.name AS customer_name, cu.time_zone,
             CASE WHEN ex.sensor_id IS NOT NULL THEN 'sensor' WHEN ex.display_id IS NOT NULL THEN 'display'
                  WHEN ex.relay_id IS NOT NULL THEN 'relay' ELSE 'gateway' END AS kind,
@@ -85,6 +86,8 @@ export async function writeDeviceNotices(q: Queryable, opened: Pick<DeviceExRow,
         customer: r.customer_name, carriers: r.carriers ?? '', kind: r.kind, device: r.device.trim(), category: r.category,
         start: Number(r.start), last: r.last === null ? null : Number(r.last), end: r.end === null ? null : Number(r.end),
         volt: r.first_value, threshold: r.limit_min, tz: r.time_zone,
+        // A retention's limits are its radius (m) and its minutes (positions.ts judgeStay).
+        stay: r.category === 'retention' ? { radiusM: Number(r.limit_min), minutes: Number(r.limit_max) } : undefined,
       },
     });
   return writeResolution(q, resolution, (t) => {

@@ -80,7 +80,7 @@ export interface DeviceMailFacts {
   carriers: string;
   kind: 'sensor' | 'gateway' | 'display' | 'relay';
   device: string;
-  category: DeviceExceptionCategory;
+  category: DeviceExceptionCategory | 'retention';
   start: number;
   /** The last contact before the silence (connection), or null when none is known. */
   last: number | null;
@@ -89,6 +89,8 @@ export interface DeviceMailFacts {
   /** Low battery: the voltage read (null when a gateway event reported it) and the threshold. */
   volt?: number | null;
   threshold?: number | null;
+  /** Retention (a vehicle stopped on a trip): the radius and the minutes its customer allows. */
+  stay?: { radiusM: number; minutes: number };
   tz: string;
 }
 
@@ -108,8 +110,10 @@ export function renderDeviceAlarm(f: DeviceMailFacts, locale: Locale): { subject
     ended: f.end === null ? '' : fill(d.ended, { end: fmtTime(f.end, f.tz), duration: fmtDuration(Math.max(0, Math.round((f.end - f.start) / 1000)), locale) }),
     voltage: f.volt === null || f.volt === undefined ? d.voltageEvent : fill(d.voltage, { value: fmtValue(f.volt), threshold: fmtValue(f.threshold ?? 0) }),
     recovered: fmtValue((f.threshold ?? 0) + LOW_BATTERY_MARGIN_V),
+    radius: String(f.stay?.radiusM ?? ''),
+    minutes: String(f.stay?.minutes ?? ''),
   };
-  const body = f.category === 'gateway_blackout' ? d.blackout : f.category === 'low_battery' ? d.battery : d.connection;
+  const body = { gateway_blackout: d.blackout, low_battery: d.battery, retention: d.retention }[f.category as string] ?? d.connection;
   return { subject: fill(f.end === null ? d.subject : d.subjectPast, vars).slice(0, 200), content: fill(body, vars) };
 }
 

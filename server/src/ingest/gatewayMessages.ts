@@ -47,7 +47,8 @@ export async function storeHeartbeat(db: Db, bus: Bus, gw: GatewayInfo, hb: Hear
     let opened: DeviceExRow[] = [];
     if (hb.power === MAINS) ended.push(...(await endBlackout(q, gw.id, ts)));
     else if (hb.power === ON_BATTERY) opened = await openBlackout(q, gw.id, ts);
-    await writeDeviceNotices(q, opened);
+    // A retention just opened is told like a device's exception (judgeStay answers opened ones ongoing, ended ones not).
+    await writeDeviceNotices(q, [...opened, ...stays.filter((s) => s.ongoing)]);
     return { row, changed: [...ended, ...opened], stays };
   });
   if (!out) return false;

@@ -28,6 +28,8 @@ beforeAll(async () => {
   await call(t, root, 'PUT', '/service/param/update', { key: 'trip_stay_radius_m', value: '150' });
   await call(t, root, 'PUT', '/service/param/update', { key: 'trip_stay_minutes', value: '10' });
   await t.db.query(`UPDATE carrier SET mode = 'transport' WHERE id = $1`, [a.carrierId]);
+  // The vehicle's contact reads mail, so a retention has someone to tell.
+  await t.db.query(`UPDATE contact SET email = 'driver@a.test' WHERE id = $1`, [a.contactId]);
   tripId = (await call(t, a.cookie, 'POST', '/service/trip/start', { carrierId: a.carrierId, startTime: now - 60 * MIN })).id;
 });
 
@@ -41,9 +43,20 @@ describe('retention', () => {
     await beat(now - 35 * MIN, 31.0505, 121.4);
     const [opened] = await stays();
     expect(opened).toMatchObject({ start: now - 45 * MIN, end: null, ongoing: true, type: 'transport', first_value: 10, limit_min: 150, limit_max: 10 });
-    // Still there: the same one, no second.
+    // Its mail went to the vehicle's contact in the transaction that opened it, with the limits.
+    const told = await t.db.query<{ recipient: string; subject: string; content: string }>(
+      `SELECT n.recipient, n.subject, n.content FROM notice_log n JOIN exception_record e ON e.id = n.exception_id WHERE e.category = 'retention' AND e.carrier_id = $1`,
+      [a.carrierId],
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0].recipient).toBe('driver@a.test');
+    expect(told[0].subject).toMatch(/Retention|滞留/);
+    expect(told[0].content).toMatch(/10 (min|分钟)/);
+    expect(told[0].content).toMatch(/150 (m|米)/);
+    // Still there: the same one, no second, and nothing told again.
     await beat(now - 34 * MIN, 31.05, 121.4);
     expect(await stays()).toHaveLength(1);
+    expect(await t.db.query(`SELECT 1 FROM notice_log n JOIN exception_record e ON e.id = n.exception_id WHERE e.category = 'retention'`)).toHaveLength(1);
     // It shows among the trip's excursions.
     const d = await call(t, a.cookie, 'GET', `/service/trip/detail?id=${tripId}`);
     expect(d.excursions).toEqual([expect.objectContaining({ category: 'retention', start: now - 45 * MIN, end: null })]);
