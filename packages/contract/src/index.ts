@@ -63,3 +63,4 @@ export * from './api/mapping.js';
 export * from './api/verifyTask.js';
 export * from './refs.gen.js';
 export * from './api/guide.js';
+export * from './api/download.js';

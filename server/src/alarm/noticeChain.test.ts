@@ -95,6 +95,25 @@ describe('alarm triggers at work', () => {
     expect(await rows(s)).toHaveLength(8);
   });
 
+  it('an SMS-only trigger repeats a device exception\'s first SMS, not an empty line', async () => {
+    const s = await site(t.db, cid(), { name: 'Silent fridge' });
+    const duty = await contact('Night duty', '', '13800000021', 1);
+    await trigger(s, { channels: ['sms'], repeat_times: 1, repeat_interval_min: 1 }, [duty]);
+    const now = Date.now();
+    const ex = (await t.db.one<{ id: number }>(
+      `INSERT INTO exception_record (customer_id, carrier_id, sensor_id, type, category, start_ts, ongoing, chain_open, notified_at, level_since, notice_level)
+       VALUES ($1, $2, $3, 'offline', 'sensor_connect', $4, true, true, $4, $4, 1) RETURNING id`,
+      [cid(), s.carrierId, s.sensorId, new Date(now)],
+    ))!.id;
+    const firstSms = 'Coldwatch alarm: Silent fridge Sensor offline (S1) since 11-27 03:00';
+    await t.db.query(`INSERT INTO notice_log (customer_id, exception_id, type, channel, recipient, subject, content) VALUES ($1, $2, 'alarm', 'sms', '13800000021', '', $3)`, [cid(), ex, firstSms]);
+    expect(await t.db.tx((q) => advanceChains(q, now + MIN + 1000))).toMatchObject({ notices: 1 });
+    const repeat = (await rows(s)).at(-1)!;
+    expect(repeat.channel).toBe('sms');
+    expect(repeat.content).toMatch(/reminder 1|第1次提醒/);
+    expect(repeat.content).toContain(firstSms);
+  });
+
   it('outside its hours the exception is recorded and told by the off-hours channel only; none: a skipped row', async () => {
     const s = await site(t.db, cid(), { name: 'Night fridge' });
     const nurse = await contact('Night nurse', 'night@alpha.test', '13800000021', 1);

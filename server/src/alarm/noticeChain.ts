@@ -43,9 +43,10 @@ interface Step {
   limit_max: number | null;
 }
 
-/** A first mail of an exception, with the language of the contact it went to. */
-interface FirstMail {
+/** A first notice of an exception in one channel, with the language of the contact it went to. */
+interface FirstNotice {
   exception_id: number;
+  channel: string;
   subject: string;
   content: string;
   locale: string | null;
@@ -111,15 +112,18 @@ const STEP = `
    WHERE m.action <> 'close'`;
 
 /*
- * The first mails of the exceptions stepped (written together, so one created_at), each with
- * its contact's language: a follow-up of a connection or power exception repeats the first mail
- * written in the recipient's own language, not whichever went first.
+ * The first notices of the exceptions stepped, per channel (written together, so one created_at),
+ * each with its contact's language: a follow-up of a connection, power or retention exception
+ * repeats the first notice written in the recipient's own language and channel, not whichever
+ * went first (an SMS-only trigger has no first mail to repeat).
  */
-const FIRST_MAILS = `
-  SELECT n.exception_id, n.subject, n.content, ct.locale FROM notice_log n
-    LEFT JOIN LATERAL (SELECT c.locale FROM contact c WHERE c.customer_id = n.customer_id AND c.email = n.recipient ORDER BY c.id LIMIT 1) ct ON true
-   WHERE n.exception_id = ANY($1::bigint[]) AND n.channel = 'email' AND n.status <> 3
-     AND n.created_at = (SELECT min(f.created_at) FROM notice_log f WHERE f.exception_id = n.exception_id AND f.channel = 'email' AND f.status <> 3)
+const FIRST_NOTICES = `
+  SELECT n.exception_id, n.channel, n.subject, n.content, ct.locale FROM notice_log n
+    LEFT JOIN LATERAL (SELECT c.locale FROM contact c
+                        WHERE c.customer_id = n.customer_id AND CASE WHEN n.channel = 'email' THEN c.email ELSE c.phone END = n.recipient
+                        ORDER BY c.id LIMIT 1) ct ON true
+   WHERE n.exception_id = ANY($1::bigint[]) AND n.status <> 3
+     AND n.created_at = (SELECT min(f.created_at) FROM notice_log f WHERE f.exception_id = n.exception_id AND f.channel = n.channel AND f.status <> 3)
    ORDER BY n.id`;
 
 const DATA = new Set(['temp_high', 'temp_low', 'hum_high', 'hum_low']);
@@ -135,16 +139,20 @@ export const factsOf = (r: FactsRow): MailFacts => ({
 
 /**
  * The text of one step for one recipient, in the recipient's language: a data exception's mail
- * and SMS are written again from its facts; any other's mail is its first mail in that language
- * (else the first there is) with the step's line before it.
+ * and SMS are written again from its facts; any other's is its first notice in that channel and
+ * language (else the first there is) with the step's line before it: an SMS or a call repeats the
+ * first text, a mail the first mail.
  */
-function render(r: Step, channel: string, lang: Locale, firstMail: (lang: Locale) => { subject: string; content: string }) {
+function render(r: Step, channel: string, lang: Locale, first: (lang: Locale, channel: string) => { subject: string; content: string }) {
   const follow = r.action === 'escalate' ? { escalationMinutes: r.escalate_after_min } : { repeat: Math.max(r.repeats, 1) };
   if (r.action === 'end' && DATA.has(r.category)) return channel === 'email' ? renderAlarm(factsOf(r), lang) : { subject: '', content: renderAlarmSms(factsOf(r), lang) };
   if (channel !== 'email' && DATA.has(r.category)) return { subject: '', content: renderAlarmSms(factsOf(r), lang, follow) };
-  const mail = DATA.has(r.category) ? renderAlarm(factsOf(r), lang) : firstMail(lang);
-  const text = r.action === 'end' ? mail : renderFollowUp(mail, lang, follow);
-  return channel === 'email' ? text : { subject: '', content: text.subject };
+  if (channel !== 'email') {
+    const line = first(lang, channel).content || first(lang, 'email').subject;
+    return { subject: '', content: r.action === 'end' ? line : renderFollowUp({ subject: line, content: '' }, lang, follow).subject };
+  }
+  const mail = DATA.has(r.category) ? renderAlarm(factsOf(r), lang) : first(lang, 'email');
+  return r.action === 'end' ? mail : renderFollowUp(mail, lang, follow);
 }
 
 export interface ChainPass {
@@ -164,21 +172,21 @@ export async function advanceChains(q: Queryable, now = Date.now(), limit = 50_0
   resolution.skipped = [];
   const byId = new Map(steps.map((r) => [Number(r.id), r]));
   const locales = await customerLocales(q, [...new Set(steps.map((r) => r.customer_id))]);
-  const mails = new Map<number, FirstMail[]>();
-  for (const m of await q.query<FirstMail>(FIRST_MAILS, [steps.filter((r) => !DATA.has(r.category)).map((r) => r.id)]))
-    mails.set(Number(m.exception_id), [...(mails.get(Number(m.exception_id)) ?? []), m]);
+  const firsts = new Map<number, FirstNotice[]>();
+  for (const m of await q.query<FirstNotice>(FIRST_NOTICES, [steps.filter((r) => !DATA.has(r.category)).map((r) => r.id)]))
+    firsts.set(Number(m.exception_id), [...(firsts.get(Number(m.exception_id)) ?? []), m]);
   const notices = await writeResolution(
     q,
     resolution,
     (t) => {
       const r = byId.get(t.exceptionId)!;
       const customer = locales.get(r.customer_id)!;
-      const firstMail = (lang: Locale) => {
-        const all = mails.get(Number(r.id)) ?? [];
+      const first = (lang: Locale, channel: string) => {
+        const all = (firsts.get(Number(r.id)) ?? []).filter((x) => x.channel === channel);
         const m = all.find((x) => recipientLocale(x.locale, customer) === lang) ?? all[0];
         return { subject: m?.subject ?? '', content: m?.content ?? '' };
       };
-      return render(r, t.channel, recipientLocale(t.locale, customer), firstMail);
+      return render(r, t.channel, recipientLocale(t.locale, customer), first);
     },
     { startChain: false },
   );

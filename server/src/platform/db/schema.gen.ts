@@ -249,6 +249,36 @@ export interface DisplayTable {
   buzzer_sounding: Generated<boolean>;
 }
 
+export interface DownloadChunkTable {
+  record_id: number;
+  seq: number;
+  customer_id: number;
+  data: Buffer;
+}
+
+export interface DownloadRecordTable {
+  id: Generated<number>;
+  customer_id: number;
+  user_id: number;
+  key: string;
+  name: string;
+  kind: string;
+  source: string;
+  format: string;
+  status: Generated<string>;
+  progress: Generated<number>;
+  criteria: Generated<Json>;
+  job_id: number | null;
+  rows: number | null;
+  size: number | null;
+  sha256: string | null;
+  error: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
 export interface ExCatalogTable {
   id: Generated<number>;
   customer_id: number;
@@ -1104,6 +1134,8 @@ export interface DB {
   device_command: DeviceCommandTable;
   device_loan: DeviceLoanTable;
   display: DisplayTable;
+  download_chunk: DownloadChunkTable;
+  download_record: DownloadRecordTable;
   ex_catalog: ExCatalogTable;
   exception_handling: ExceptionHandlingTable;
   exception_record: ExceptionRecordTable;
@@ -1184,6 +1216,8 @@ export const TENANT_COLUMN = {
   device_command: 'customer_id',
   device_loan: 'customer_id',
   display: 'customer_id',
+  download_chunk: 'customer_id',
+  download_record: 'customer_id',
   ex_catalog: 'customer_id',
   exception_handling: 'customer_id',
   exception_record: 'customer_id',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb } from '../../../test/db.js';
 import type { Db } from '../db/client.js';
-import { backoffMs, JobRunner } from './runner.js';
+import { backoffMs, enqueue, JobRunner } from './runner.js';
 
 /*
  * The job runner on the real database (PGlite, or PostgreSQL with DATABASE_URL): runs survive
@@ -125,5 +125,49 @@ describe('job runner', () => {
     expect(ran).toBe(1);
     expect(await db.one(`SELECT state, attempts FROM job WHERE name = 'orphan'`)).toEqual({ state: 'done', attempts: 2 });
     await r.stop();
+  });
+
+  it('enqueue queues runs with payloads beside each other (no singleton), each run with its own', async () => {
+    const seen: unknown[] = [];
+    const r = new JobRunner(db, quiet, 60_000).register('with-payload', { run: async (p) => (seen.push(p.recordId), { record: Number(p.recordId) }) });
+    const ids = [await r.enqueue('with-payload', { recordId: 7 }), await enqueue(db, 'with-payload', { recordId: 8 }), await enqueue(db, 'with-payload', { recordId: 8 })];
+    expect(new Set(ids).size).toBe(3);
+    await r.kick();
+    expect(seen).toEqual([7, 8, 8]);
+    expect(await row(ids[1])).toMatchObject({ state: 'done', result: '{"record":8}' });
+    await r.stop();
+  });
+
+  it('a long run in a lane of its own holds up none of the main lane, and is told to stop when the runner stops', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((res) => (release = res));
+    let started!: () => void;
+    const began = new Promise<void>((res) => (started = res));
+    let aborted = false;
+    let quick = 0;
+    const r = new JobRunner(db, quiet, 60_000)
+      .register('long-export', {
+        lane: 'long',
+        run: async (_p, signal) => {
+          started();
+          signal.addEventListener('abort', () => ((aborted = true), release()));
+          await held;
+          return { aborted: String(aborted) };
+        },
+      })
+      .register('quick', { everyS: 3600, run: async () => ({ quick: ++quick }) });
+    await r.enqueue('long-export', { recordId: 1 });
+    await began;
+    // The main lane goes on while the long run holds its own: its periodic job runs, twice.
+    await r.start();
+    await r.kick('main');
+    await r.runNow('quick');
+    await r.kick('main');
+    expect(quick).toBe(2);
+    expect(await db.one(`SELECT state FROM job WHERE name = 'long-export'`)).toEqual({ state: 'running' });
+    // Stopping aborts the long run's signal and waits for it.
+    await r.stop();
+    expect(aborted).toBe(true);
+    expect(await db.one(`SELECT state, result FROM job WHERE name = 'long-export'`)).toEqual({ state: 'done', result: '{"aborted":"true"}' });
   });
 });

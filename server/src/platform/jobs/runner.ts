@@ -20,7 +20,13 @@ export interface JobSpec {
    * Answers the run's figures (`{ buckets: 12 }`), stored as JSON and shown on /sys/scheduled
    * in the reader's language (the web catalogue's `figures.<job name>`).
    */
-  run: (payload: Record<string, unknown>) => Promise<JobFigures>;
+  run: (payload: Record<string, unknown>, signal: AbortSignal) => Promise<JobFigures>;
+  /**
+   * The lane it runs in (default `main`). A runner works one run at a time per lane: long work
+   * (an export of a year of readings) has a lane of its own, so that it holds up none of the
+   * short periodic jobs (relay-switch, notice-retry, presence) of the main lane.
+   */
+  lane?: string;
 }
 
 export type JobFigures = Record<string, number | string>;
@@ -49,15 +55,39 @@ export async function queueRun(q: Queryable, name: string, singleton: 'schedule'
   return rows.length > 0;
 }
 
+/**
+ * Queues one run of a job with its payload (an export: the record it makes), beside any other
+ * runs of the same job: no singleton. Answers the run's id. Run inside the caller's transaction,
+ * the run exists exactly when what it is for does; wake the runner after the commit (`kick`).
+ */
+export async function enqueue(q: Queryable, name: string, payload: Record<string, unknown>, opts: { maxAttempts?: number; runAt?: Date } = {}): Promise<number> {
+  const [row] = await q.query<{ id: number }>(`INSERT INTO job (name, payload, max_attempts, run_at) VALUES ($1, $2, $3, coalesce($4, now())) RETURNING id`, [
+    name,
+    JSON.stringify(payload),
+    opts.maxAttempts ?? 5,
+    opts.runAt ?? null,
+  ]);
+  return row.id;
+}
+
+export const MAIN_LANE = 'main';
+
+/** One lane's loop: its run in flight, whether it should look again, an outcome waiting to be written. */
+interface Lane {
+  running: Promise<void> | null;
+  again: boolean;
+  /** The outcome of a run that could not be written (the database went away): written first when it is back. */
+  unrecorded: (() => Promise<void>) | null;
+}
+
 export class JobRunner {
   private readonly specs = new Map<string, JobSpec>();
   private readonly owner = randomUUID();
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly lanes = new Map<string, Lane>();
   private stopped = false;
-  /** The outcome of a run that could not be written (the database went away): written first when it is back. */
-  private unrecorded: (() => Promise<void>) | null = null;
+  /** Aborted by stop(): a long run in flight (an export) gives up and cleans up after itself. */
+  private readonly abort = new AbortController();
 
   constructor(
     private readonly db: Db,
@@ -67,11 +97,18 @@ export class JobRunner {
 
   register(name: string, spec: JobSpec) {
     this.specs.set(name, spec);
+    const lane = spec.lane ?? MAIN_LANE;
+    if (!this.lanes.has(lane)) this.lanes.set(lane, { running: null, again: false, unrecorded: null });
     return this;
   }
 
   get names() {
     return [...this.specs.keys()];
+  }
+
+  /** The jobs of one lane. */
+  private namesOf(lane: string) {
+    return this.names.filter((n) => (this.specs.get(n)!.lane ?? MAIN_LANE) === lane);
   }
 
   spec(name: string) {
@@ -97,58 +134,82 @@ export class JobRunner {
   /** Queues a run now (at most one manual run waits at a time) and wakes the loop. */
   async runNow(name: string): Promise<{ queued: boolean }> {
     if (!this.specs.has(name)) throw new Error(`unknown job ${name}`);
-    const queued = await queueRun(this.db, name, 'manual', this.specs.get(name)!.maxAttempts);
-    void this.kick();
+    const spec = this.specs.get(name)!;
+    const queued = await queueRun(this.db, name, 'manual', spec.maxAttempts);
+    void this.kick(spec.lane ?? MAIN_LANE);
     return { queued };
   }
 
-  /** Runs everything due now, then returns (tests, and a kick after a burst). */
-  kick(): Promise<void> {
-    if (this.stopped) return this.running ?? Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          if (this.unrecorded) {
-            await this.unrecorded();
-            this.unrecorded = null;
-          }
-          await this.enqueueDue();
-          while (!this.stopped && (await this.runOne()));
-        } while (this.again && !this.stopped);
-      } catch (err) {
-        // The database is away: the next poll tries again; queued runs wait in their table.
-        reportFailure(this.log, err, {}, 'jobs: poll failed');
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+  /** Queues a run of a job with its payload (no singleton: several wait at once) and wakes its lane. */
+  async enqueue(name: string, payload: Record<string, unknown>): Promise<number> {
+    const spec = this.specs.get(name);
+    if (!spec) throw new Error(`unknown job ${name}`);
+    const id = await enqueue(this.db, name, payload, { maxAttempts: spec.maxAttempts });
+    void this.kick(spec.lane ?? MAIN_LANE);
+    return id;
   }
 
+  /**
+   * Runs everything due now in every lane (or in the one named), then returns (tests, and a kick
+   * after a burst). Each lane is a loop of its own: a long run in one holds up no other.
+   */
+  kick(only?: string): Promise<void> {
+    const names = only ? [only] : [...this.lanes.keys()];
+    return Promise.all(names.map((n) => this.kickLane(n))).then(() => undefined);
+  }
+
+  private kickLane(name: string): Promise<void> {
+    const lane = this.lanes.get(name);
+    if (!lane) return Promise.resolve();
+    if (this.stopped) return lane.running ?? Promise.resolve();
+    if (lane.running) {
+      lane.again = true;
+      return lane.running;
+    }
+    lane.running = (async () => {
+      try {
+        do {
+          lane.again = false;
+          if (lane.unrecorded) {
+            await lane.unrecorded();
+            lane.unrecorded = null;
+          }
+          await this.enqueueDue(name);
+          while (!this.stopped && (await this.runOne(name, lane)));
+        } while (lane.again && !this.stopped);
+      } catch (err) {
+        // The database is away: the next poll tries again; queued runs wait in their table.
+        reportFailure(this.log, err, { lane: name }, 'jobs: poll failed');
+      } finally {
+        lane.running = null;
+      }
+    })();
+    return lane.running;
+  }
+
+  /** Stops polling; a run in flight is told (its signal aborts) and waited for. */
   async stop() {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    this.abort.abort();
+    await Promise.all([...this.lanes.values()].map((l) => l.running));
   }
 
   /** A periodic job fires once per interval whichever replica sees it first; a run still waiting is not doubled. */
-  private async enqueueDue() {
+  private async enqueueDue(lane: string) {
+    const names = this.namesOf(lane).filter((n) => this.specs.get(n)!.everyS);
     const due = await this.db.query<{ name: string }>(
       `UPDATE job_schedule SET next_run_at = now() + every_s * interval '1 second'
         WHERE next_run_at <= now() AND name = ANY($1::text[]) RETURNING name`,
-      [this.names],
+      [names],
     );
     for (const { name } of due) await queueRun(this.db, name, 'schedule', this.specs.get(name)!.maxAttempts);
   }
 
-  /** Claims and runs one due job; false when none is due. */
-  private async runOne(): Promise<boolean> {
-    const leases = this.names.map((n) => this.specs.get(n)!.leaseMs ?? 600_000);
+  /** Claims and runs one due job of the lane; false when none is due. */
+  private async runOne(laneName: string, lane: Lane): Promise<boolean> {
+    const names = this.namesOf(laneName);
+    const leases = names.map((n) => this.specs.get(n)!.leaseMs ?? 600_000);
     const [job] = await this.db.query<Claimed>(
       `UPDATE job j SET state = 'running', attempts = j.attempts + 1, started_at = now(), finished_at = NULL,
               lease_until = now() + l.ms * interval '1 millisecond', result = ''
@@ -159,7 +220,7 @@ export class JobRunner {
                  AND (state = 'queued' OR (state = 'running' AND lease_until < now()))
                ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING j.id, j.name, j.payload, j.attempts, j.max_attempts`,
-      [this.names, leases],
+      [names, leases],
     );
     if (!job) return false;
     const started = Date.now();
@@ -167,7 +228,7 @@ export class JobRunner {
     let result: string;
     let away = false;
     try {
-      result = JSON.stringify(await this.specs.get(job.name)!.run(job.payload ?? {})).slice(0, 2000);
+      result = JSON.stringify(await this.specs.get(job.name)!.run(job.payload ?? {}, this.abort.signal)).slice(0, 2000);
       state = 'done';
     } catch (err) {
       // The database went away under the run: it is run again as soon as it is back, and
@@ -197,7 +258,7 @@ export class JobRunner {
       await record();
     } catch (err) {
       // Kept until the database is back; if this process dies first, the lease runs it again.
-      this.unrecorded = record;
+      lane.unrecorded = record;
       throw err;
     }
     return true;
