@@ -86,8 +86,9 @@ const span = {
   start: z.number({ error: 'errors.rule.required' }).int().min(0),
   end: z.number({ error: 'errors.rule.required' }).int().min(0),
 };
-const ordered = [(b: { start: number; end: number }) => b.start <= b.end, { error: 'errors.rule.startAfterEnd', path: ['start'] }] as const;
-const withinLimit = [(b: { start: number; end: number }) => b.end - b.start <= spanMs, { error: 'errors.export.span', path: ['end'] }] as const;
+type Check = [(b: { start: number; end: number }) => boolean, { error: string; path: string[] }];
+const ordered: Check = [(b) => b.start <= b.end, { error: 'errors.rule.startAfterEnd', path: ['start'] }];
+const withinLimit: Check = [(b) => b.end - b.start <= spanMs, { error: 'errors.export.span', path: ['end'] }];
 /** A list of carriers where the spec allows one (§8 "only one carrier for query or export"): more is refused with its message. */
 const oneCarrier = z
   .array(id)
