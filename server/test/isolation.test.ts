@@ -483,6 +483,18 @@ describe('tenant isolation over every route', () => {
     }
   });
 
+  it("home settings: B and the scene-limited user cannot put A's sensor outside their reach on their home; A can (positive control)", async () => {
+    const put = (cookie: string) =>
+      t.app.inject({ method: 'PUT', url: '/service/mine/homeSetting', headers: { cookie }, payload: { style: 'grid', widgets: ['sensorRecords'], sensors: [a.devNo] } });
+    for (const cookie of [beta, proxyOfB, limited]) {
+      const r = await put(cookie);
+      expect(r.json().state.code).not.toBe(200000);
+      const back = await t.app.inject({ method: 'GET', url: '/service/mine/homeSetting', headers: { cookie } });
+      expect(back.body).not.toContain(a.devNo);
+    }
+    expect((await put(a.cookie)).json().result.sensors).toEqual([expect.objectContaining({ devNo: a.devNo })]);
+  });
+
   it("streams forward nothing of A's records outside the scene-limited user's limit", async () => {
     const streams = routes.filter((r) => r.config.stream);
     if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -22,6 +22,7 @@ export { forwardingRefs } from './refs/forwarding.gen.js';
 export { gatewayRefs } from './refs/gateway.gen.js';
 export { guideRefs } from './refs/guide.gen.js';
 export { historyRefs } from './refs/history.gen.js';
+export { homeRefs } from './refs/home.gen.js';
 export { invalidRuleRefs } from './refs/invalidRule.gen.js';
 export { liveRefs } from './refs/live.gen.js';
 export { loanRefs } from './refs/loan.gen.js';

@@ -76,8 +76,8 @@ describe('user menu', () => {
     expect(userMenuKeys(-1)).toContain('proxy');
     expect(userMenuKeys(1)).not.toContain('proxy');
     expect(userMenuKeys(3)).not.toContain('proxy');
-    expect(userMenuKeys(0)).toEqual(['profile', 'password', 'loginQr', 'language', 'logout']);
-    expect(userMenuKeys(1, true)).toEqual(['profile', 'password', 'wizard', 'enroll', 'loginQr', 'language', 'logout']);
+    expect(userMenuKeys(0)).toEqual(['profile', 'password', 'loginQr', 'language', 'homeSettings', 'logout']);
+    expect(userMenuKeys(1, true)).toEqual(['profile', 'password', 'wizard', 'enroll', 'loginQr', 'language', 'homeSettings', 'logout']);
   });
 });
 

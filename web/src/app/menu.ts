@@ -106,8 +106,8 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
 /**
  * Spec §2 user menu: edit profile, edit password, system wizard and device enrollment (for those
  * who may add devices), switch proxy customer (account type -1 only), login QR code, language,
- * logout. Home settings have no page in this build.
+ * home settings (/homepageset), logout.
  */
 export function userMenuKeys(userType: number | undefined, canSetUp = false): string[] {
-  return ['profile', 'password', ...(canSetUp ? ['wizard', 'enroll'] : []), ...(userType === USER_TYPE.proxy ? ['proxy'] : []), 'loginQr', 'language', 'logout'];
+  return ['profile', 'password', ...(canSetUp ? ['wizard', 'enroll'] : []), ...(userType === USER_TYPE.proxy ? ['proxy'] : []), 'loginQr', 'language', 'homeSettings', 'logout'];
 }

@@ -234,6 +234,8 @@ export const PAGES: PageDef[] = [
   { path: '/GateWayDetail', titleKey: 'shell:page.gatewayDetail', funcs: ['viewGateway'], Component: page(() => import('../features/device/GatewayDetailPage')) },
   { path: '/OperateRecord', titleKey: 'shell:page.configLog', funcs: ['viewSensor'], Component: page(() => import('../features/device/ConfigLogPage')) },
   { path: '/personal/material', titleKey: 'shell:page.material', Component: page(() => import('../features/personal/MaterialPage')) },
+  // Spec §2 top-level /homepageset: the user's own home (docs/home.md); no menu entry, the user menu and the home page open it.
+  { path: '/homepageset', titleKey: 'shell:page.homepageset', Component: page(() => import('../features/homeset/HomeSetPage')) },
 ];
 
 /** Section redirects of spec §2 for the sections that have pages (to the first page that exists). */

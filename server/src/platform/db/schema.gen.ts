@@ -491,6 +491,15 @@ export interface GuideItemTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface HomeSettingTable {
+  user_id: number;
+  customer_id: number;
+  style: string;
+  widgets: string[];
+  sensors: Generated<string[]>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface IngestRejectTable {
   id: Generated<number>;
   gateway_sn: string | null;
@@ -1148,6 +1157,7 @@ export interface DB {
   gateway_heartbeat: GatewayHeartbeatTable;
   guide_group: GuideGroupTable;
   guide_item: GuideItemTable;
+  home_setting: HomeSettingTable;
   ingest_reject: IngestRejectTable;
   invalid_rule: InvalidRuleTable;
   invalid_rule_version: InvalidRuleVersionTable;
@@ -1228,6 +1238,7 @@ export const TENANT_COLUMN = {
   gateway: 'customer_id',
   gateway_event: 'customer_id',
   gateway_heartbeat: 'customer_id',
+  home_setting: 'customer_id',
   ingest_reject: 'customer_id',
   invalid_rule: 'customer_id',
   invalid_rule_version: 'customer_id',

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { App, Avatar, Dropdown, Space, Typography, type MenuProps } from 'antd';
-import { ApiOutlined, EditOutlined, GlobalOutlined, KeyOutlined, LogoutOutlined, QrcodeOutlined, RocketOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { ApiOutlined, EditOutlined, GlobalOutlined, KeyOutlined, LayoutOutlined, LogoutOutlined, QrcodeOutlined, RocketOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { USER_TYPE } from '@coldwatch/contract';
@@ -33,6 +33,7 @@ export function UserMenu() {
     enroll: { key: 'enroll', icon: <ApiOutlined />, label: t('shell:user.enroll') },
     loginQr: { key: 'loginQr', icon: <QrcodeOutlined />, label: t('shell:user.loginQr') },
     language: { key: 'language', icon: <GlobalOutlined />, label: t('shell:user.language'), children: langItems },
+    homeSettings: { key: 'homeSettings', icon: <LayoutOutlined />, label: t('shell:user.homeSettings') },
     logout: { key: 'logout', icon: <LogoutOutlined />, label: t('shell:user.logout'), danger: true },
   };
   const keys = userMenuKeys(userType, can('newGateway', 'newSensor', 'newCarrier'));
@@ -48,8 +49,9 @@ export function UserMenu() {
       ),
     },
     { type: 'divider' },
-    ...keys.filter((k) => k !== 'language' && k !== 'logout').map((k) => all[k]),
+    ...keys.filter((k) => k !== 'language' && k !== 'logout' && k !== 'homeSettings').map((k) => all[k]),
     { type: 'divider' },
+    all.homeSettings,
     all.language,
     { type: 'divider' },
     all.logout,
@@ -68,6 +70,7 @@ export function UserMenu() {
             if (key === 'loginQr') return setDialog('qr');
             if (key === 'wizard' || key === 'enroll') return navigate('/wizard');
             if (key === 'proxy') return setDialog('proxy');
+            if (key === 'homeSettings') return navigate('/homepageset');
             if (key === 'logout') {
               try {
                 await doLogout();

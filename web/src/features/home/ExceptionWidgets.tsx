@@ -3,7 +3,7 @@ import { Col, Row, Segmented, Tag, Tooltip, Typography } from 'antd';
 import { ClockCircleOutlined, LineChartOutlined, RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { EXCEPTION_CATEGORIES, exceptionRefs } from '@coldwatch/contract';
+import { EXCEPTION_CATEGORIES, EXCEPTION_STATUS, exceptionRefs } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { fmtNumber, formatInZone, fromWall, RANGE_COLORS, toWall } from '../../lib/format';
@@ -13,6 +13,7 @@ import { WidgetCard } from './WidgetCard';
 import { historyLink, valueUnit } from './homeLogic';
 
 export const LATEST_COUNT = 5; // spec §9: home shows the latest five exceptions
+const PENDING_COUNT = 8;
 
 const CATEGORY_COLOR: Record<string, string> = {
   temp_high: 'orange',
@@ -28,16 +29,20 @@ const peakColor = (category: string) => (category.endsWith('_high') ? RANGE_COLO
 
 const STATUS_COLOR: Record<number, string> = { 0: 'error', 1: 'processing', 2: 'default' };
 
-/** The latest five exceptions; each leads to the exception records and to its device's history. */
-export function LatestExceptions() {
+/**
+ * The latest five exceptions; each leads to the exception records and to its device's history.
+ * With `pending`: the widget "pending exception records" (spec §2), the newest still waiting for handling.
+ */
+export function LatestExceptions({ pending = false }: { pending?: boolean }) {
   const { t } = useTranslation('home');
   const { user } = useAuth();
-  const q = useCall(exceptionRefs.latest, { query: { limit: LATEST_COUNT } }, { refetchInterval: 300_000 });
+  const limit = pending ? PENDING_COUNT : LATEST_COUNT;
+  const q = useCall(exceptionRefs.latest, { query: { limit, ...(pending ? { status: EXCEPTION_STATUS.pending } : {}) } }, { refetchInterval: 300_000 });
   useExceptionRefresh(() => void q.refetch());
-  const rows = (q.data ?? []).slice(0, LATEST_COUNT);
+  const rows = (q.data ?? []).slice(0, limit);
   return (
     <WidgetCard
-      title={t('latestTitle')}
+      title={t(pending ? 'pendingTitle' : 'latestTitle')}
       extra={
         <Link to="/abnormal/dataex">
           {t('viewAll')} <RightOutlined />
@@ -47,7 +52,7 @@ export function LatestExceptions() {
       error={q.error}
       empty={rows.length === 0}
       onRetry={() => q.refetch()}
-      testId="widget-latest-exceptions"
+      testId={pending ? 'widget-pending-exceptions' : 'widget-latest-exceptions'}
     >
       <ul className="cw-latest">
         {rows.map((r) => {

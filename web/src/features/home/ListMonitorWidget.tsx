@@ -1,0 +1,60 @@
+/**
+ * Home widget "list monitoring" (spec §2): the carriers with their current temperature and
+ * humidity, the abnormal first, live with the monitor list; each opens its detail page.
+ */
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { Table, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { BOARD_STATE_COLORS, climateOf, RANGE_COLORS, type BoardState } from '@coldwatch/contract';
+import { useAuth } from '../../app/auth';
+import { fmtValue, formatInZone } from '../../lib/format';
+import { carrierState } from '../databoard/monitorState';
+import { useMonitorCarriers } from '../databoard/useMonitorCarriers';
+import { WidgetCard } from './WidgetCard';
+
+const SHOWN = 8;
+/** Who needs a look first: abnormal, offline, normal, stopped. */
+const ORDER: Record<BoardState, number> = { abnormal: 0, offline: 1, normal: 2, stopped: 3 };
+const colorOf = (state: string) => (state === 'high' ? RANGE_COLORS.high : state === 'low' ? RANGE_COLORS.low : undefined);
+
+export default function ListMonitorWidget() {
+  const { t } = useTranslation('home');
+  const { user } = useAuth();
+  const { carriers, list: q } = useMonitorCarriers();
+  const rows = useMemo(
+    () =>
+      carriers
+        .map((c) => ({ c, state: carrierState(c), climate: climateOf(c) }))
+        .sort((x, y) => ORDER[x.state] - ORDER[y.state] || x.c.name.localeCompare(y.c.name))
+        .slice(0, SHOWN),
+    [carriers],
+  );
+  return (
+    <WidgetCard
+      title={t('widget.listMonitor')}
+      extra={<Link to="/databoard/monitoringPoint">{t('viewAll')}</Link>}
+      loading={q.isPending}
+      error={q.error}
+      empty={carriers.length === 0}
+      onRetry={() => void q.refetch()}
+      testId="widget-list-monitor"
+    >
+      <Table
+        size="small"
+        pagination={false}
+        rowKey={(r) => r.c.id}
+        dataSource={rows}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { title: t('list.name'), key: 'name', render: (_, r) => <Link to={`/carrierDetailPage?id=${r.c.id}`}>{r.c.name}</Link> },
+          { title: t('list.state'), key: 'state', render: (_, r) => <Tag color={BOARD_STATE_COLORS[r.state]}>{t(`kpi.${r.state}`)}</Tag> },
+          { title: t('list.temp'), key: 'temp', align: 'right', render: (_, r) => <span style={{ color: colorOf(r.climate.tempState) }}>{fmtValue(r.climate.temp)} °C</span> },
+          { title: t('list.hum'), key: 'hum', align: 'right', render: (_, r) => <span style={{ color: colorOf(r.climate.humState) }}>{fmtValue(r.climate.hum)} %RH</span> },
+          { title: t('list.time'), key: 'ts', render: (_, r) => (r.climate.ts ? formatInZone(r.climate.ts, user?.timeZone, 'MM-DD HH:mm') : '--') },
+        ]}
+      />
+      {carriers.length > SHOWN && <div className="cw-widget-more">{t('list.more', { count: carriers.length - SHOWN })}</div>}
+    </WidgetCard>
+  );
+}
