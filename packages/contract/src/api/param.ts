@@ -47,6 +47,14 @@ export const PARAMS = {
   /** … for longer than these minutes opens it; moving out of the radius ends it. */
   trip_stay_minutes: { default: '30', ...days(1, 1440, 'errors.param.stayMinutes') },
   map_tile_url: { default: '', error: 'errors.param.tileUrl', valid: (v: string) => v === '' || isTileUrl(v) },
+  /** Minutes a picture code (captcha) stays valid (spec §3 "verification validity (minutes)"): login, registration. */
+  verification_validity_minutes: { default: '5', ...days(1, 30, 'errors.param.validityMinutes') },
+  /** 'on': every login needs the picture code (spec §3 "login verification on/off"), as LOGIN_CAPTCHA=on does for the whole console. */
+  login_verification: { default: 'off', error: 'errors.param.onOff', valid: (v: string) => v === 'on' || v === 'off' },
+  /** Wrong passwords on one account within an hour after which its logins need the picture code even when off (spec §3 "login verification … time(s)"). */
+  login_verification_after: { default: '10', ...days(1, 100, 'errors.param.verificationAfter') },
+  /** Seconds between refreshes of the monitoring views while the live stream is down (spec §3 "monitoring auto-refresh (seconds)"). */
+  monitor_refresh_seconds: { default: '30', ...days(10, 3600, 'errors.param.refreshSeconds') },
   /** Years a whole-database backup is kept before it is deleted (spec §3 "backup history deletion (years)"). */
   backup_retention_years: { default: '5', error: 'errors.param.backupYears', valid: (v: string) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 },
 } as const satisfies Record<string, { default: string; error: string; valid: (v: string) => boolean }>;
@@ -77,6 +85,12 @@ export function historyRetentionDays(stored: string | undefined, gxpRecords: boo
 export function effectiveRetention(current: Record<ParamKey, string>, gxpRecords: boolean): { history: number; log: number } {
   const history = historyRetentionDays(current.sensor_history_retention_days, gxpRecords);
   return { history, log: Math.max(Number(current.log_retention_days), history) };
+}
+
+/** A whole-number parameter as a number: the stored value, or its default when it is not a number (a row written by hand). */
+export function paramNumber(key: ParamKey, stored: string | undefined): number {
+  const n = Number(stored);
+  return stored !== undefined && stored !== '' && Number.isFinite(n) ? n : Number(PARAMS[key].default);
 }
 
 /** {key, value}: a known key, and a value valid for it (numbers may come as numbers or strings). */

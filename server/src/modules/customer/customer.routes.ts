@@ -6,7 +6,7 @@ import { AppError, noPermission, notFound } from '../../platform/http/errors.js'
 import { said, serve } from '../../platform/http/route.js';
 import { fieldErrors, type ValidationEntry } from '../../platform/http/envelope.js';
 import { CAPTCHA_COOKIE, checkCaptcha } from '../../platform/auth/captcha.js';
-import { signInLimits } from '../../platform/auth/login.js';
+import { loginVerification, signInLimits } from '../../platform/auth/login.js';
 import { ROOT_USER_ID } from '../../platform/auth/funcs.js';
 import { SESSION_COOKIE, dropSession } from '../../platform/auth/session.js';
 import * as repo from './customer.repository.js';
@@ -117,7 +117,8 @@ export const customerRoutes: Module = (app, { db, config, bus }) => {
     await limits.signIn(req);
     checked(req);
     const b = req.body;
-    if (config.loginCaptcha) {
+    // The registration form asks for the code when the login page does (authApi.options).
+    if ((await loginVerification(db, config)).always) {
       if (!b.captcha) throw new AppError(Code.FAILED, 'errors.login.emptyCode');
       if (!(await checkCaptcha(db, req.cookies[CAPTCHA_COOKIE], b.captcha))) throw new AppError(Code.FAILED, 'errors.login.captchaError');
     }

@@ -6,7 +6,7 @@ import { said, serve } from '../../platform/http/route.js';
 import { verifyPassword } from '../../platform/auth/password.js';
 import { CAPTCHA_COOKIE, checkCaptcha, createCaptcha } from '../../platform/auth/captcha.js';
 import { dropSession, SESSION_COOKIE } from '../../platform/auth/session.js';
-import { clearFailures, clientAddress, cookieOpts, countFailure, failureState, lockedOut, logRefusedLogin, openSession, refuseCancelled, signInLimits } from '../../platform/auth/login.js';
+import { clearFailures, clientAddress, cookieOpts, countFailure, failureState, lockedOut, logRefusedLogin, loginVerification, openSession, refuseCancelled, signInLimits } from '../../platform/auth/login.js';
 import * as repo from './user.repository.js';
 
 /** Captcha, login and logout (spec §2 login page, §8 500101/500105/5001xx). */
@@ -27,12 +27,12 @@ export const loginRoutes: Module = (app, { db, config }) => {
   serve(app, authApi.captcha, { public: true }, async (req, reply) => {
     await limits.signIn(req);
     const c = await createCaptcha(db);
-    reply.setCookie(CAPTCHA_COOKIE, c.id, { ...cookieOpts(req), maxAge: 300 });
+    reply.setCookie(CAPTCHA_COOKIE, c.id, { ...cookieOpts(req), maxAge: c.maxAgeS });
     reply.header('cache-control', 'no-store').type('image/svg+xml');
     return c.svg;
   });
 
-  serve(app, authApi.options, { public: true }, async () => ({ captcha: config.loginCaptcha }));
+  serve(app, authApi.options, { public: true }, async () => ({ captcha: (await loginVerification(db, config)).always }));
 
   for (const def of [authApi.login, authApi.homeLogin]) {
     serve(app, def, { public: true }, async (req, reply) => {
@@ -43,14 +43,16 @@ export const loginRoutes: Module = (app, { db, config }) => {
         if (!body.code) throw new AppError(Code.LOGIN_FAILED, 'errors.login.emptyCode');
         if (!(await checkCaptcha(db, req.cookies[CAPTCHA_COOKIE], body.code))) throw new AppError(Code.LOGIN_FAILED, 'errors.login.captchaError');
       };
-      if (config.loginCaptcha) await captcha();
+      // The login verification of /sys/paramsetup (LOGIN_CAPTCHA=on forces it).
+      const verify = await loginVerification(db, config);
+      if (verify.always) await captcha();
       const user = await repo.findByAccount(db, body.account);
       if (!user) throw new AppError(Code.ACCOUNT_NOT_FOUND, 'errors.login.accountNotFound');
-      const state = await failureState(db, user.id, address);
+      const state = await failureState(db, user.id, address, verify.after);
       if (state.lockedFor > 0) throw lockedOut(state.lockedFor);
       // Under attack from many addresses the account asks every caller for a picture code, even
-      // with LOGIN_CAPTCHA off; the details name the field, so a form without it can show it.
-      if (state.captcha && !config.loginCaptcha) {
+      // with the verification off; the details name the field, so a form without it can show it.
+      if (state.captcha && !verify.always) {
         if (!body.code) throw new AppError(Code.LOGIN_FAILED, 'errors.signIn.captchaRequired', 200, { code: 'errors.signIn.captchaRequired' });
         await captcha();
       }

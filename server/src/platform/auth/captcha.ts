@@ -1,10 +1,16 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { paramNumber } from '@coldwatch/contract';
 import { system } from '../db/kysely.js';
 import type { Db } from '../db/client.js';
 import { captchaPng, cryptoRandom, pickCode, PICTURE_H, PICTURE_W, type Random } from './captcha/picture.js';
 
-const TTL_MS = 5 * 60_000;
 const KEY_SETTING = 'captcha.key';
+
+/** How long a picture code stays valid: the "verification validity (minutes)" parameter (/sys/paramsetup), read at each new code. */
+export async function captchaTtlMs(db: Db): Promise<number> {
+  const row = await system(db).selectFrom('setting').select('value').where('key', '=', 'verification_validity_minutes').executeTakeFirst();
+  return paramNumber('verification_validity_minutes', row?.value) * 60_000;
+}
 
 /*
  * A login picture code that costs no database write to show: the cookie carries the
@@ -47,9 +53,9 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 const normal = (answer: string) => answer.trim().toLowerCase();
 
 /** The cookie value for a challenge whose answer is `text` (tests use it to know the answer). */
-export async function signCaptcha(db: Db, text: string, now = Date.now()): Promise<string> {
+export async function signCaptcha(db: Db, text: string, now = Date.now(), ttlMs?: number): Promise<string> {
   const key = await keyOf(db);
-  const head = `${randomBytes(12).toString('base64url')}.${now + TTL_MS}`;
+  const head = `${randomBytes(12).toString('base64url')}.${now + (ttlMs ?? (await captchaTtlMs(db)))}`;
   return `${head}.${mac(key, head)}.${mac(key, `${head}|${normal(text)}`)}`;
 }
 
@@ -58,13 +64,14 @@ export async function signCaptcha(db: Db, text: string, now = Date.now()): Promi
  * (captcha/picture.ts says why a raster); `svg` wraps it as a data: URL in an SVG of the same
  * size, so the route and the page that show it keep their image/svg+xml. `random` is for tests.
  */
-export async function createCaptcha(db: Db, random: Random = cryptoRandom()): Promise<{ id: string; svg: string; png: Buffer }> {
+export async function createCaptcha(db: Db, random: Random = cryptoRandom()): Promise<{ id: string; svg: string; png: Buffer; maxAgeS: number }> {
   const text = pickCode(random);
   const png = captchaPng(text, { random });
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${PICTURE_W}" height="${PICTURE_H}" viewBox="0 0 ${PICTURE_W} ${PICTURE_H}">` +
     `<image width="${PICTURE_W}" height="${PICTURE_H}" href="data:image/png;base64,${png.toString('base64')}"/></svg>`;
-  return { id: await signCaptcha(db, text), svg, png };
+  const ttlMs = await captchaTtlMs(db);
+  return { id: await signCaptcha(db, text, Date.now(), ttlMs), svg, png, maxAgeS: ttlMs / 1000 };
 }
 
 /** One try per code: a genuine, unexpired code is spent whether the answer is right or wrong. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Code, toLocale } from '@coldwatch/contract';
+import { Code, PARAMS, paramNumber, toLocale } from '@coldwatch/contract';
 import type { Db } from '../db/client.js';
 import { sql, type RawBuilder } from 'kysely';
 import { crossTenant, system } from '../db/kysely.js';
@@ -126,13 +126,25 @@ export function signInLimits(app: FastifyInstance, config: { loginRateLimit: num
 export const FREE_FAILURES = 5;
 /** The lock after the n-th wrong password beyond FREE_FAILURES: 30 s, doubling, at most 15 min. */
 export const lockSeconds = (failures: number) => Math.min(900, 30 * 2 ** Math.max(0, failures - FREE_FAILURES - 1));
-/** Wrong passwords on one account within the last hour, from all addresses, after which its logins need a picture code. */
-export const ACCOUNT_CAPTCHA_AFTER = 10;
+/** Wrong passwords on one account within the last hour, from all addresses, after which its logins need a picture code: the default of the "login_verification_after" parameter. */
+export const ACCOUNT_CAPTCHA_AFTER = Number(PARAMS.login_verification_after.default);
+
+/**
+ * The login verification of /sys/paramsetup (spec §3 "login verification on/off and time"):
+ * `always`, every login and registration needs the picture code (LOGIN_CAPTCHA=on forces it for
+ * the whole console, the parameter turns it on at run time); `after`, the wrong passwords on an
+ * account within an hour after which its logins need one even when off.
+ */
+export async function loginVerification(db: Db, config: { loginCaptcha: boolean }): Promise<{ always: boolean; after: number }> {
+  const rows = await system(db).selectFrom('setting').select(['key', 'value']).where('key', 'in', ['login_verification', 'login_verification_after']).execute();
+  const v = new Map(rows.map((r) => [r.key, r.value]));
+  return { always: config.loginCaptcha || v.get('login_verification') === 'on', after: paramNumber('login_verification_after', v.get('login_verification_after')) };
+}
 
 const failures = (db: Db) => crossTenant(db, 'wrong passwords are counted before any session exists');
 
 /** How an account stands for a login from `address`: seconds this address is still locked out of it, and whether a picture code is required. */
-export async function failureState(db: Db, userId: number, address: string): Promise<{ lockedFor: number; captcha: boolean }> {
+export async function failureState(db: Db, userId: number, address: string, captchaAfter = ACCOUNT_CAPTCHA_AFTER): Promise<{ lockedFor: number; captcha: boolean }> {
   const row = await failures(db)
     .selectFrom('login_failure')
     .select([
@@ -141,7 +153,7 @@ export async function failureState(db: Db, userId: number, address: string): Pro
     ])
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  return { lockedFor: Number(row?.left ?? 0), captcha: Number(row?.recent ?? 0) >= ACCOUNT_CAPTCHA_AFTER };
+  return { lockedFor: Number(row?.left ?? 0), captcha: Number(row?.recent ?? 0) >= captchaAfter };
 }
 
 /** A locked address is refused whatever the password (so guessing from it gains nothing while it lasts). */

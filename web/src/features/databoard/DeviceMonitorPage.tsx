@@ -12,7 +12,7 @@ import { CARRIER_TYPES } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
 import { CarrierCard } from './CarrierCard';
 import { SceneFilterTree, type SceneSelection } from './SceneFilterTree';
-import { REFRESH_DOWN_S, useMonitorCarriers } from './useMonitorCarriers';
+import { useMonitorCarriers } from './useMonitorCarriers';
 import { VirtualGrid } from '../../ui';
 import { carrierState, isOffline, type MonitorSensor } from './monitorState';
 import { rangeState, RANGE_COLORS } from '../../lib/format';
@@ -34,7 +34,7 @@ export default function DeviceMonitorPage() {
   const [type, setType] = useState<number | undefined>();
   const [stateFilter, setStateFilter] = useState<StateFilter>('all');
   const [search, setSearch] = useState('');
-  const { carriers, list, streamState, complete } = useMonitorCarriers({ sceneId: selection.sceneId, customerId: selection.customerId, type }, { firstScreen: true });
+  const { carriers, list, streamState, complete, refreshS } = useMonitorCarriers({ sceneId: selection.sceneId, customerId: selection.customerId, type }, { firstScreen: true });
 
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
@@ -111,7 +111,7 @@ export default function DeviceMonitorPage() {
           <span className="cw-mon-spacer" />
           <span className={`cw-mon-live is-${streamState}`} title={timeZone ? t('timeZone', { tz: timeZone }) : undefined}>
             <i />
-            {streamState === 'connected' ? t('live.connected') : streamState === 'connecting' ? t('live.connecting') : t('live.disconnected', { seconds: REFRESH_DOWN_S })}
+            {streamState === 'connected' ? t('live.connected') : streamState === 'connecting' ? t('live.connecting') : t('live.disconnected', { seconds: refreshS })}
           </span>
           <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching} aria-label={t('refresh')} />
         </div>

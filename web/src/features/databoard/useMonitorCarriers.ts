@@ -5,14 +5,20 @@
  * so they agree on every value and state.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { dmRefs, type LiveEvent } from '@coldwatch/contract';
+import { dmRefs, paramRefs, type LiveEvent } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useLiveStream, type StreamState } from './useLiveStream';
 import { applyEvents, mergeFresh, type MonitorCarrier } from './monitorState';
 import { FIRST_SCREEN } from './firstScreen';
 
-/** Fallback refresh: often while the stream is down, rarely while it is up (spec §3 "monitoring auto-refresh"). */
+/**
+ * Fallback refresh: often while the stream is down, rarely while it is up. The often is the
+ * "monitoring auto-refresh (seconds)" parameter of /sys/paramsetup (spec §3); this is its default.
+ */
 export const REFRESH_DOWN_S = 30;
+
+/** The seconds between refreshes while the stream is down: the parameter's value, or the default when it is missing or not a number. */
+export const refreshDownS = (stored: string | undefined) => (Number(stored) >= 1 ? Number(stored) : REFRESH_DOWN_S);
 const REFRESH_UP_S = 300;
 
 export interface MonitorQuery {
@@ -30,6 +36,8 @@ export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: b
   const [carriers, setCarriers] = useState<MonitorCarrier[]>([]);
   const streamRef = useRef<StreamState>('connecting');
   const refetchRef = useRef<() => void>(() => {});
+  const params = useCall(paramRefs.list, undefined, { staleTime: 300_000 });
+  const downS = refreshDownS(params.data?.monitor_refresh_seconds);
   const onEvents = useCallback((events: LiveEvent[]) => {
     setCarriers((cur) => applyEvents(cur, events));
     // An exception changes the carrier's open-exception count the list carries: read it again.
@@ -42,7 +50,7 @@ export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: b
       enabled: opts.enabled ?? true,
       // Kept current by the stream: an answer a few seconds old (fetched ahead by preload.ts) is not read again on mount.
       staleTime: 5_000,
-      refetchInterval: () => (streamRef.current === 'connected' ? REFRESH_UP_S : REFRESH_DOWN_S) * 1000,
+      refetchInterval: () => (streamRef.current === 'connected' ? REFRESH_UP_S : downS) * 1000,
       refetchIntervalInBackground: false,
     },
   );
@@ -68,5 +76,5 @@ export function useMonitorCarriers(query: MonitorQuery = {}, opts: { enabled?: b
     setCarriers((cur) => (cur.length ? cur : mergeFresh(part, cur)));
   }, [first.data, list.data]);
 
-  return { carriers, list, streamState, complete: list.data !== undefined };
+  return { carriers, list, streamState, complete: list.data !== undefined, refreshS: downS };
 }

@@ -1,6 +1,8 @@
 /**
  * /sys/paramsetup: the server-side parameters of spec §3 (`paramApi.list`, `paramApi.update`):
- * single session (a new login ends the account's other sessions, spec §8 500104) and how long
+ * single session (a new login ends the account's other sessions, spec §8 500104), the login
+ * verification (picture code always, or after so many wrong passwords; its validity), the
+ * monitoring views' auto-refresh, and how long
  * sensor history, logs, backups, export files and cache are kept (enforced by the retention job,
  * /sys/scheduled; records at least 5 years unless the console runs "not for GxP records"), and
  * the tile URL of the monitor map. The rules are the contract's PARAMS; saving needs editParam, without it the
@@ -28,8 +30,18 @@ const DAYS = [
   'gps_history_retention_days',
   'trip_stay_radius_m',
   'trip_stay_minutes',
+  'verification_validity_minutes',
+  'login_verification_after',
+  'monitor_refresh_seconds',
 ] as const satisfies readonly ParamKey[];
-const unitOf = (k: ParamKey) => (k.endsWith('_minutes') ? 'minutes' : k.endsWith('_years') ? 'years' : k.endsWith('_m') ? 'metres' : 'unit');
+const unitOf = (k: ParamKey) =>
+  k.endsWith('_minutes') ? 'minutes' : k.endsWith('_seconds') ? 'seconds' : k.endsWith('_years') ? 'years' : k.endsWith('_m') ? 'metres' : k.endsWith('_after') ? 'times' : 'unit';
+/** The on/off parameters: key, catalogue key of their label and hint, test id. */
+const SWITCHES = [
+  { key: 'single_session', label: 'singleSession', testId: 'param-single-session' },
+  { key: 'gateway_heartbeat_history', label: 'heartbeatHistory', testId: 'param-heartbeat-history' },
+  { key: 'login_verification', label: 'loginVerification', testId: 'param-login-verification' },
+] as const satisfies readonly { key: ParamKey; label: string; testId: string }[];
 type Values = Record<ParamKey, string>;
 
 export default function ParamPage() {
@@ -73,32 +85,21 @@ export default function ParamPage() {
             <Alert type="warning" showIcon message={t('gxp.off.title')} description={t('gxp.off.text')} data-testid="param-gxp" />
           )}
           <Descriptions column={1} bordered size="middle" layout={wide ? 'horizontal' : 'vertical'} styles={wide ? { label: { width: 260 } } : undefined}>
-            <Descriptions.Item label={t('singleSession.label')}>
-              <Space direction="vertical" size={4}>
-                <Switch
-                  checked={values.single_session === 'on'}
-                  disabled={!canEdit}
-                  onChange={(on) => set('single_session', on ? 'on' : 'off')}
-                  checkedChildren={t('on')}
-                  unCheckedChildren={t('off')}
-                  data-testid="param-single-session"
-                />
-                <Typography.Text type="secondary">{t('singleSession.hint')}</Typography.Text>
-              </Space>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('heartbeatHistory.label')}>
-              <Space direction="vertical" size={4}>
-                <Switch
-                  checked={values.gateway_heartbeat_history === 'on'}
-                  disabled={!canEdit}
-                  onChange={(on) => set('gateway_heartbeat_history', on ? 'on' : 'off')}
-                  checkedChildren={t('on')}
-                  unCheckedChildren={t('off')}
-                  data-testid="param-heartbeat-history"
-                />
-                <Typography.Text type="secondary">{t('heartbeatHistory.hint')}</Typography.Text>
-              </Space>
-            </Descriptions.Item>
+            {SWITCHES.map((w) => (
+              <Descriptions.Item key={w.key} label={t(`${w.label}.label`)}>
+                <Space direction="vertical" size={4}>
+                  <Switch
+                    checked={values[w.key] === 'on'}
+                    disabled={!canEdit}
+                    onChange={(on) => set(w.key, on ? 'on' : 'off')}
+                    checkedChildren={t('on')}
+                    unCheckedChildren={t('off')}
+                    data-testid={w.testId}
+                  />
+                  <Typography.Text type="secondary">{t(`${w.label}.hint`)}</Typography.Text>
+                </Space>
+              </Descriptions.Item>
+            ))}
             {DAYS.map((k) => (
               <Descriptions.Item key={k} label={t(`days.${k}.label`)}>
                 <Space direction="vertical" size={4}>
