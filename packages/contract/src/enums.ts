@@ -55,7 +55,7 @@ export const DEVICE_EXCEPTION_TYPE = {
 export type DeviceExceptionCategory = keyof typeof DEVICE_EXCEPTION_TYPE;
 
 /** Notice log of spec §3. */
-export const NOTICE_TYPES = ['alarm', 'captcha', 'workOrder', 'calibration', 'verifyDone', 'verifyDelay', 'verifyOffline', 'verifyException'] as const;
+export const NOTICE_TYPES = ['alarm', 'captcha', 'workOrder', 'calibration', 'verifyDone', 'verifyDelay', 'verifyOffline', 'verifyException', 'report'] as const;
 export const NOTICE_CHANNELS = ['email', 'sms', 'voice'] as const;
 export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
 /** `skipped`: written on purpose to say why an alarm went to nobody (the reason in `result`: SKIP_REASONS); never sent. */

@@ -63,5 +63,6 @@ export * from './api/mapping.js';
 export * from './api/verifyTask.js';
 export * from './refs.gen.js';
 export * from './api/guide.js';
+export * from './api/report.js';
 export * from './api/home.js';
 export * from './api/download.js';

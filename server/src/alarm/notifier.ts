@@ -1,7 +1,7 @@
 import { NOTICE_CHANNELS, type NoticeChannel } from '@coldwatch/contract';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import type { Db } from '../platform/db/client.js';
-import { createSenders, NOT_CONFIGURED, SendError, type ChannelConfig, type Sender } from './channels/index.js';
+import { createSenders, NOT_CONFIGURED, SendError, type ChannelConfig, type Outgoing, type Sender } from './channels/index.js';
 import { exceptionLinkUrl, signExceptionLink } from './exceptionLink.js';
 import { noticeLocale, renderDetailLink } from './templates.js';
 
@@ -38,6 +38,8 @@ interface Claimed {
   id: number;
   customer_id: number;
   exception_id: number | null;
+  /** A scheduled report whose PDF the mail attaches (jobs/reportSchedule.ts). */
+  report_id: number | null;
   channel: NoticeChannel;
   recipient: string;
   subject: string;
@@ -116,7 +118,7 @@ export function createNotifier(db: Db, config: ChannelConfig & { publicUrl?: str
         WHERE id IN (SELECT id FROM notice_log
                       WHERE status = 0 AND channel = $4 AND next_attempt_at <= $1
                       ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, customer_id, exception_id, channel, recipient, subject, content, attempts, created_at`,
+        RETURNING id, customer_id, exception_id, report_id, channel, recipient, subject, content, attempts, created_at`,
       [new Date(now), new Date(now + NOTICE_LEASE_MS), limit, channel],
     );
   }
@@ -160,11 +162,26 @@ export function createNotifier(db: Db, config: ChannelConfig & { publicUrl?: str
     return n.content + renderDetailLink(exceptionLinkUrl(config.publicUrl, token), await noticeLocale(db, n.customer_id, n.channel, n.recipient));
   }
 
+  /**
+   * The report a mail attaches, read as it is sent (the outbox keeps its reference, not a copy).
+   * A report gone meanwhile (its customer deleted) fails the notice for good.
+   */
+  async function attachmentsOf(n: Claimed): Promise<Outgoing['attachments']> {
+    if (n.report_id === null || n.channel !== 'email') return undefined;
+    const [r] = await db.query<{ pdf: Buffer | null; name: string }>(
+      `SELECT pdf, coalesce(nullif(group_name, ''), carrier_names[1], 'report') || '_' || to_char(start_ts AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS name FROM report WHERE id = $1 AND status = 'generated'`,
+      [n.report_id],
+    );
+    if (!r?.pdf) throw new SendError('the report to attach is gone or not made', true);
+    const name = r.name.replace(/[\\/:*?"<>|\s]+/g, '_');
+    return [{ filename: `${name}.pdf`, content: Buffer.from(r.pdf), contentType: 'application/pdf' }];
+  }
+
   async function send(sender: Sender, n: Claimed) {
     const attempts = n.attempts + 1;
     let response: string;
     try {
-      response = await sender.send({ id: Number(n.id), to: n.recipient, subject: n.subject, text: await textOf(n) });
+      response = await sender.send({ id: Number(n.id), to: n.recipient, subject: n.subject, text: await textOf(n), attachments: await attachmentsOf(n) });
     } catch (err) {
       const e = err instanceof SendError ? err : new SendError(String((err as Error)?.message ?? err), false);
       const reason = e.reason.slice(0, 500);

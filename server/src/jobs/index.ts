@@ -18,9 +18,10 @@ import { advanceChains } from '../alarm/noticeChain.js';
 import { resumeDuePauses } from '../alarm/pause.js';
 import { advanceVerifyTasks } from './verifyTask.js';
 import { get as paramValue } from '../modules/param/param.repository.js';
+import { runReportSchedule } from './reportSchedule.js';
 
 /** The console's periodic work, by name (docs/jobs.md). The names are what /sys/scheduled shows. */
-export const JOB = { presence: 'presence', rollup: 'rollup', retention: 'retention', noticeRetry: 'notice-retry', configTimeout: 'config-timeout', loanReturn: 'loan-return', relaySwitch: 'relay-switch', calibrationNotice: 'calibration-notice', displayBuzzer: 'display-buzzer', verifyTask: 'verify-task', alarmNotice: 'alarm-notice', alarmResume: 'alarm-resume' } as const;
+export const JOB = { presence: 'presence', rollup: 'rollup', retention: 'retention', noticeRetry: 'notice-retry', configTimeout: 'config-timeout', loanReturn: 'loan-return', relaySwitch: 'relay-switch', calibrationNotice: 'calibration-notice', displayBuzzer: 'display-buzzer', verifyTask: 'verify-task', alarmNotice: 'alarm-notice', alarmResume: 'alarm-resume', reportSchedule: 'report-schedule' } as const;
 
 export interface JobOptions {
   /** The alarm whose notices the retry job sweeps; absent = no notice job (tests of other parts). */
@@ -97,6 +98,16 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
       const r = await db.tx((q) => resumeDuePauses(q));
       if (r.notices > 0) void opts.alarm?.sweepNotices();
       return { ...r };
+    },
+  });
+  // Scheduled reports of the print groups: each period's report once, e-mailed as PDF (jobs/reportSchedule.ts).
+  runner.register(JOB.reportSchedule, {
+    everyS: 300,
+    leaseMs: 30 * 60_000,
+    run: async () => {
+      const r = await runReportSchedule(db);
+      if (r.mails > 0) void opts.alarm?.sweepNotices();
+      return r;
     },
   });
   runner.register(JOB.loanReturn, { everyS: 60, run: async () => ({ returned: await returnDueLoans(db, bus) }) });

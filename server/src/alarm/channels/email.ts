@@ -41,7 +41,7 @@ export function emailSender(smtpUrl: string, from: string): Sender {
   return {
     async send(n: Outgoing) {
       try {
-        const info = await mailer().sendMail({ from, to: n.to, subject: n.subject, text: n.text, messageId: `<notice-${n.id}@${domain}>` });
+        const info = await mailer().sendMail({ from, to: n.to, subject: n.subject, text: n.text, messageId: `<notice-${n.id}@${domain}>`, ...(n.attachments?.length ? { attachments: n.attachments } : {}) });
         return String(info.response ?? 'sent');
       } catch (err) {
         const e = err as { message?: string; responseCode?: number; code?: string };

@@ -10,6 +10,8 @@ export interface Outgoing {
   to: string;
   subject: string;
   text: string;
+  /** Files the mail carries (a scheduled report's PDF); the SMS and voice channels have none. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Sender {

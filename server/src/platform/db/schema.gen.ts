@@ -634,6 +634,31 @@ export interface NoticeLogTable {
   result: Generated<string>;
   send_time: ColumnType<Date | null, Date | string | null, Date | string | null>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  report_id: number | null;
+}
+
+export interface PrintGroupTable {
+  id: Generated<number>;
+  customer_id: number;
+  name: string;
+  schedule: Generated<string>;
+  locale: Generated<string>;
+  schedule_from: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  created_by: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface PrintGroupCarrierTable {
+  customer_id: number;
+  group_id: number;
+  carrier_id: number;
+  position: Generated<number>;
+}
+
+export interface PrintGroupContactTable {
+  customer_id: number;
+  group_id: number;
+  contact_id: number;
 }
 
 export interface ProbeRangeTable {
@@ -810,6 +835,47 @@ export interface RelaySwitchTable {
   condition_reached: boolean | null;
   operator: Generated<string>;
   ended_by: string | null;
+}
+
+export interface ReportTable {
+  id: Generated<number>;
+  customer_id: number;
+  group_id: number | null;
+  group_name: Generated<string>;
+  carrier_ids: number[];
+  carrier_names: Generated<string[]>;
+  kind: string;
+  period: string | null;
+  start_ts: ColumnType<Date, Date | string, Date | string>;
+  end_ts: ColumnType<Date, Date | string, Date | string>;
+  tz: string;
+  locale: Generated<string>;
+  status: Generated<string>;
+  error: Generated<string>;
+  attempts: Generated<number>;
+  lease_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  model: Json | null;
+  pdf: Buffer | null;
+  size: number | null;
+  sha256: Buffer | null;
+  made_sha256: Buffer | null;
+  created_by: Generated<string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface ReportSignatureTable {
+  id: Generated<number>;
+  customer_id: number;
+  report_id: number;
+  user_id: number;
+  user_account: string;
+  user_name: string;
+  meaning: string;
+  comment: Generated<string>;
+  signature_id: number | null;
+  signed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  sha256: Buffer;
 }
 
 export interface RoleTable {
@@ -1168,6 +1234,9 @@ export interface DB {
   menu_resource: MenuResourceTable;
   monitor_task: MonitorTaskTable;
   notice_log: NoticeLogTable;
+  print_group: PrintGroupTable;
+  print_group_carrier: PrintGroupCarrierTable;
+  print_group_contact: PrintGroupContactTable;
   probe_range: ProbeRangeTable;
   probe_unit: ProbeUnitTable;
   query_code: QueryCodeTable;
@@ -1179,6 +1248,8 @@ export interface DB {
   record_point_time: RecordPointTimeTable;
   relay: RelayTable;
   relay_switch: RelaySwitchTable;
+  report: ReportTable;
+  report_signature: ReportSignatureTable;
   role: RoleTable;
   role_func: RoleFuncTable;
   role_proxy_customer: RoleProxyCustomerTable;
@@ -1246,6 +1317,9 @@ export const TENANT_COLUMN = {
   login_qr: 'customer_id',
   monitor_task: 'customer_id',
   notice_log: 'customer_id',
+  print_group: 'customer_id',
+  print_group_carrier: 'customer_id',
+  print_group_contact: 'customer_id',
   probe_range: 'customer_id',
   query_code: 'customer_id',
   query_code_sensor: 'customer_id',
@@ -1256,6 +1330,8 @@ export const TENANT_COLUMN = {
   record_point_time: 'customer_id',
   relay: 'customer_id',
   relay_switch: 'customer_id',
+  report: 'customer_id',
+  report_signature: 'customer_id',
   role: 'customer_id',
   role_func: 'customer_id',
   role_proxy_customer: 'customer_id',
