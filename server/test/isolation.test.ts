@@ -147,6 +147,18 @@ beforeAll(async () => {
   );
   await t.db.query(`INSERT INTO trip_position(customer_id, carrier_id, trip_id, ts, lat, lng, source) VALUES ($1, $2, $3, now() - interval '30 minutes', 31.2, 121.4, $4)`, [a.customerId, a.carrierId, trip!.id, a.gatewaySn]);
   workA.push(trip!.id);
+  // A's print group of its carrier mailed to its contact, and a report of it with a signature (migration 0051); ids far from the others.
+  await t.db.query(`SELECT setval(pg_get_serial_sequence('print_group', 'id'), 17000), setval(pg_get_serial_sequence('report', 'id'), 18000)`);
+  const group = await t.db.one<{ id: number }>(`INSERT INTO print_group(customer_id, name, schedule, schedule_from) VALUES ($1, 'AlphaGroup', 'weekly', now()) RETURNING id`, [a.customerId]);
+  await t.db.query('INSERT INTO print_group_carrier(customer_id, group_id, carrier_id) VALUES ($1, $2, $3)', [a.customerId, group!.id, a.carrierId]);
+  await t.db.query('INSERT INTO print_group_contact(customer_id, group_id, contact_id) VALUES ($1, $2, $3)', [a.customerId, group!.id, a.contactId]);
+  const report = await t.db.one<{ id: number }>(
+    `INSERT INTO report(customer_id, group_id, group_name, carrier_ids, carrier_names, kind, start_ts, end_ts, tz, status, model, pdf, size, sha256, made_sha256)
+     VALUES ($1, $2, 'AlphaGroup', $3, '{AlphaFridge}', 'print', now() - interval '1 day', now(), '+08:00', 'generated', '{}', 'AlphaPdf', 8, sha256('AlphaPdf'), sha256('AlphaPdf')) RETURNING id`,
+    [a.customerId, group!.id, [a.carrierId]],
+  );
+  await t.db.query(`INSERT INTO report_signature(customer_id, report_id, user_id, user_account, user_name, meaning, sha256) VALUES ($1, $2, 0, 'alpha', 'AlphaSigner', 'reviewed', sha256('AlphaPdf'))`, [a.customerId, report!.id]);
+  workA.push(group!.id, report!.id);
   aIds = [...new Set([a.sceneId, a.carrierId, a.gatewayId, a.sensorId, a.contactId, a.rangeId, ex!.id, task!.id, rule!.id, verify!.id, trigger!.id, fwd!.id, fwdPlatform!.id, fwdBind!.id, ...workA])];
   aSecretHash = (await t.db.one<{ secret_hash: string }>('SELECT secret_hash FROM gateway WHERE id = $1', [a.gatewayId]))!.secret_hash;
   beta = await t.login('beta');
@@ -293,7 +305,7 @@ const walkable = () => routes.filter((r) => r.url.startsWith('/service/') && !r.
 describe('tenant isolation over every route', () => {
   it('records the routes of every module', () => {
     const urls = routes.map((r) => r.url);
-    for (const u of ['/service/carrier/page', '/service/gateway/add', '/service/sensor/lst/:type', '/service/share/history', '/service/share/tree', '/service/live/stream', '/service/forwardSet/page', '/service/forwardBind/del', '/service/detailData/export']) {
+    for (const u of ['/service/carrier/page', '/service/gateway/add', '/service/sensor/lst/:type', '/service/share/history', '/service/share/tree', '/service/live/stream', '/service/forwardSet/page', '/service/forwardBind/del', '/service/detailData/export', '/service/printGroup/list', '/service/printGroup/delete', '/service/printer/info', '/service/report/sign']) {
       expect(urls).toContain(u);
     }
   });

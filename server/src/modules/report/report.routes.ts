@@ -11,6 +11,7 @@ import * as groups from './printGroup.repository.js';
 import * as reports from './reports.js';
 import { REPORT_FONT_NAME } from './font.js';
 import { SCHEDULE_DELAY_MS } from './schedule.js';
+import { storeDownload } from '../download/index.js';
 
 /*
  * Spec §2 /arch/printer, §7 printGroup/* and printer/info (function object Statistic: its view
@@ -23,7 +24,8 @@ export const reportRoutes: Module = async (app, { db }) => {
   // The file checked by /report/verify.
   await app.register(multipart, { throwFileSizeLimit: false, limits: { files: 1, fields: 5 } });
 
-  const sendPdf = (reply: FastifyReply, made: { id: number; pdf: Buffer; filename: string; sha256: string }) => {
+  const sendPdf = (reply: FastifyReply, made: { id: number; pdf: Buffer; filename: string; sha256: string; downloadKey?: string }) => {
+    if (made.downloadKey) reply.header('x-download-key', made.downloadKey);
     reply
       .type('application/pdf')
       .header('content-disposition', reports.attachment(made.filename))
@@ -43,8 +45,10 @@ export const reportRoutes: Module = async (app, { db }) => {
       await writeLog(db, req, entry, 0).catch(() => undefined);
       throw err;
     }
-    await writeLog(db, req, { ...entry, params: { ...(entry.params as object), reportId: made.id, sha256: made.sha256 } }, 1);
-    return made;
+    // Kept in the download centre too (/download, kind 'report'), as the caller's file.
+    const stored = await storeDownload(db, { customerId: made.customerId, userId: req.scope.userId, kind: 'report', source: 'report', name: made.filename, criteria: { reportId: made.id, ...(entry.params as object) } }, made.pdf);
+    await writeLog(db, req, { ...entry, params: { ...(entry.params as object), reportId: made.id, sha256: made.sha256, downloadId: stored.id } }, 1);
+    return { ...made, downloadKey: stored.key };
   };
 
   serve(app, printGroupApi.list, { funcs: F.view }, async (req) => groups.listGroups(db, req.scope, req.query));

@@ -102,6 +102,10 @@ describe('the carrier report', () => {
     // The print is in the system log with the file's SHA-256.
     const log = await c.t.db.one<{ params: { sha256: string; reportId: number } }>(`SELECT params FROM sys_log WHERE module = 'report' AND method = 'carrier' ORDER BY id DESC LIMIT 1`);
     expect(log!.params.sha256).toBe(res.headers['x-report-sha256']);
+    // And in the download centre, as the caller's file of kind report.
+    const rec = await c.t.db.one<{ kind: string; status: string; sha256: string; name: string }>('SELECT kind, status, sha256, name FROM download_record WHERE key = $1', [res.headers['x-download-key']]);
+    expect(rec).toMatchObject({ kind: 'report', status: 'generated', sha256: res.headers['x-report-sha256'] });
+    expect(rec!.name).toContain(CN_NAME);
   });
 
   it('speaks English for an English reader', async () => {

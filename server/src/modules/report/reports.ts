@@ -23,6 +23,7 @@ export const sha256Hex = (b: Buffer | Uint8Array) => createHash('sha256').update
 
 export interface Made {
   id: number;
+  customerId: number;
   pdf: Buffer;
   sha256: string;
   filename: string;
@@ -143,7 +144,7 @@ export async function makeReport(db: Db, scope: Scope, a: MakeArgs): Promise<Mad
       })
       .where('id', '=', id)
       .execute();
-    return { id, pdf, sha256, filename: reportFileName(a.groupName ?? carrierNames[0] ?? 'report', a.start, a.end, model.tz) };
+    return { id, customerId: model.customer.id, pdf, sha256, filename: reportFileName(a.groupName ?? carrierNames[0] ?? 'report', a.start, a.end, model.tz) };
   } catch (err) {
     await k
       .updateTable('report')
