@@ -49,7 +49,7 @@ let limitedOwn: Records;
 let exA: number;
 let busIds: number[];
 let verifyA: number;
-/** A's work order and query code (migration 0045) and trip (0046), walked by their ids. */
+/** A's work order and query code (migration 0045), trip (0046) and place (0053), walked by their ids. */
 let workA: number[];
 
 /** A proxy user (account type -1) of its own agency customer whose proxy role (level -1) governs `governed` and holds every function a proxy may hold. */
@@ -147,6 +147,10 @@ beforeAll(async () => {
   );
   await t.db.query(`INSERT INTO trip_position(customer_id, carrier_id, trip_id, ts, lat, lng, source) VALUES ($1, $2, $3, now() - interval '30 minutes', 31.2, 121.4, $4)`, [a.customerId, a.carrierId, trip!.id, a.gatewaySn]);
   workA.push(trip!.id);
+  // A's place (migration 0053), whose leaving starts a trip; its id far from the others.
+  await t.db.query(`SELECT setval(pg_get_serial_sequence('place', 'id'), 16000)`);
+  const place = await t.db.one<{ id: number }>(`INSERT INTO place(customer_id, name, lat, lng, radius_m) VALUES ($1, 'AlphaPlace', 31.2, 121.4, 300) RETURNING id`, [a.customerId]);
+  workA.push(place!.id);
   // A's print group of its carrier mailed to its contact, and a report of it with a signature (migration 0051); ids far from the others.
   await t.db.query(`SELECT setval(pg_get_serial_sequence('print_group', 'id'), 17000), setval(pg_get_serial_sequence('report', 'id'), 18000)`);
   const group = await t.db.one<{ id: number }>(`INSERT INTO print_group(customer_id, name, schedule, schedule_from) VALUES ($1, 'AlphaGroup', 'weekly', now()) RETURNING id`, [a.customerId]);

@@ -33,6 +33,7 @@ export { mineRefs } from './refs/mine.gen.js';
 export { monitorTaskRefs } from './refs/monitorTask.gen.js';
 export { noticeRefs } from './refs/notice.gen.js';
 export { paramRefs } from './refs/param.gen.js';
+export { placeRefs } from './refs/place.gen.js';
 export { planeRefs } from './refs/plane.gen.js';
 export { printGroupRefs } from './refs/printGroup.gen.js';
 export { queryCodeRefs } from './refs/queryCode.gen.js';

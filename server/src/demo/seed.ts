@@ -5,6 +5,7 @@ import { generateSeries, seedOf, type SensorProfile } from './history.js';
 import { markForRollup } from '../ingest/rollup.js';
 import { generateGatewaySecret, hashGatewaySecret } from '../ingest/secret.js';
 import { Partitions } from '../ingest/partitions.js';
+import { DEMO_PLACES } from './route.js';
 
 /**
  * Demo data for `npm start` (DEMO=1): the platform administrator admin/admin123 and the
@@ -238,6 +239,10 @@ export async function seedDemo(db: Db, opts: { now?: number } = {}): Promise<See
       [customerId, FEED_GATEWAY.sn, hashGatewaySecret(FEED_GATEWAY.secret)],
     );
     gatewayIds.set(FEED_GATEWAY.sn, feed.id);
+
+    // The vehicles' places: leaving one starts a trip, reaching the other ends it (docs/transport.md "Places").
+    for (const p of DEMO_PLACES)
+      await q.query(`INSERT INTO place (customer_id, name, lat, lng, radius_m, updated_by) VALUES ($1, $2, $3, $4, $5, 'demo')`, [customerId, p.name, p.lat, p.lng, p.radiusM]);
 
     for (const c of [...CARRIERS, TEST_FRIDGE]) {
       const car = await one<{ id: number }>(

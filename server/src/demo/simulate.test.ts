@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { doorOpen, positionOnRoute, sample, type SensorModel } from '@coldwatch/simulator';
-import { VAN_ROUTE } from './simulate.js';
+import { VAN_ROUTE } from './route.js';
 
 /** The simulator speaks the other kinds (device-protocol.md): gas detectors in ppm, door magnets 1 open / 0 closed. */
 

@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { NOT_CLIMATE_SENSOR_TYPES } from '@coldwatch/contract';
-import { startSimulation, type RoutePlan, type SensorModel, type SimGateway } from '@coldwatch/simulator';
+import { startSimulation, type SensorModel, type SimGateway } from '@coldwatch/simulator';
 import type { Db } from '../platform/db/client.js';
 import { demoGateways, type DemoGateway } from './seed.js';
+import { VAN_ROUTE } from './route.js';
 
 export interface RunningSimulator {
   /** One line for the banner. */
@@ -26,27 +27,6 @@ const LIVE_RATES: Record<DemoGateway['sensors'][number]['carrierType'], { doorRa
   4: { doorRate: 0.1, excursionRate: 0.04 },
 };
 
-/**
- * The route of the demo's vehicles (Vaccine Van 01, docs/transport.md): from the fleet yard by
- * Huangpu (the Fleet scene) along Yan'an Road and across the river to a clinic in Pudong, 40
- * minutes each way with 40-minute stops at each end (a stop long enough to open "retention").
- */
-export const VAN_ROUTE: RoutePlan = {
-  points: [
-    { lat: 31.2252, lng: 121.4801 },
-    { lat: 31.2281, lng: 121.4838 },
-    { lat: 31.2305, lng: 121.4874 },
-    { lat: 31.2334, lng: 121.4925 },
-    { lat: 31.2376, lng: 121.4992 },
-    { lat: 31.2397, lng: 121.5068 },
-    { lat: 31.2362, lng: 121.5156 },
-    { lat: 31.2318, lng: 121.5261 },
-    { lat: 31.2265, lng: 121.5372 },
-    { lat: 31.2214, lng: 121.5445 },
-  ],
-  legMs: 40 * 60_000,
-  stopMs: 40 * 60_000,
-};
 
 /** The demo layout in the simulator's terms: same set points as the back-filled history; vehicles drive VAN_ROUTE. */
 export function simulatorGateways(gateways: DemoGateway[]): SimGateway[] {

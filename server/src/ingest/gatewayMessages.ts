@@ -4,7 +4,7 @@ import type { GatewayInfo } from './directory.js';
 import type { DeviceEvent, Heartbeat } from './protocol.js';
 import { endBlackout, endGatewayConnections, openBlackout, openLowBatteryEvent, toEvent, type DeviceExRow } from '../alarm/devices.js';
 import { writeDeviceNotices } from '../alarm/deviceNotices.js';
-import { judgeStay, storePosition } from './positions.js';
+import { judgeStay, judgeTrip, storePosition } from './positions.js';
 
 /*
  * A gateway's heartbeats and events (device-protocol.md), each in one transaction with what it
@@ -41,7 +41,9 @@ export async function storeHeartbeat(db: Db, bus: Bus, gw: GatewayInfo, hb: Hear
     );
     if (!row) return null;
     // A position of a carrier in transport mode (docs/transport.md "Positions"), and the retention it may open or end.
-    const position = hb.lat !== null && hb.lng !== null ? await storePosition(q, gw.id, ts, hb.lat, hb.lng) : null;
+    const stored = hb.lat !== null && hb.lng !== null ? await storePosition(q, gw.id, ts, hb.lat, hb.lng) : null;
+    // Places start and end trips (docs/transport.md "Places") before the stay is judged.
+    const position = stored ? await judgeTrip(q, stored) : null;
     const stays = position ? await judgeStay(q, position, gw.id) : [];
     const ended: DeviceExRow[] = await endGatewayConnections(q, [gw.id]);
     let opened: DeviceExRow[] = [];

@@ -98,3 +98,62 @@ export async function judgeStay(q: Queryable, p: StoredPosition, gatewayId: numb
   );
 }
 
+
+/** Ends the carrier's ongoing retention at `at` (a trip's end ends its stay: docs/alarms.md "Retention"). */
+export async function endStay(q: Queryable, carrierId: number, at: Date): Promise<void> {
+  await q.query(
+    `UPDATE exception_record SET ongoing = false, end_ts = greatest(start_ts, $2::timestamptz),
+            duration_s = round(extract(epoch FROM greatest(start_ts, $2::timestamptz) - start_ts))
+      WHERE carrier_id = $1 AND category = 'retention' AND ongoing`,
+    [carrierId, at],
+  );
+}
+
+/**
+ * Trips started and ended by places (docs/transport.md "Places"), judged on the carrier's newest
+ * position before the stay (judgeStay). Without a trip under way, a carrier whose previous
+ * position lay within one of its customer's places and this one outside it starts a trip from
+ * that place at the previous position's time (the positions since join it). A trip under way
+ * that reaches a place it has been outside of since its start ends there, at this position's
+ * time (its destination, when none was given, is the place), and its stay ends with it.
+ * Answers the position with the trip it now belongs to.
+ */
+export async function judgeTrip(q: Queryable, p: StoredPosition): Promise<StoredPosition> {
+  const at = new Date(p.ts).toISOString();
+  const [newest] = await q.query<{ newer: boolean }>(`SELECT EXISTS (SELECT 1 FROM trip_position WHERE carrier_id = $1 AND ts > $2::timestamptz) AS newer`, [p.carrierId, at]);
+  if (newest.newer) return p;
+  const here = (pl: string) => DIST(`${pl}.lat`, `${pl}.lng`, '$3::float8', '$4::float8');
+  if (p.tripId === null) {
+    const [started] = await q.query<{ id: number; start_ts: Date }>(
+      `WITH prev AS (SELECT x.ts, x.lat, x.lng FROM trip_position x WHERE x.carrier_id = $1 AND x.ts < $2::timestamptz ORDER BY x.ts DESC LIMIT 1),
+            left_place AS (
+              SELECT pl.name, prev.ts FROM prev JOIN place pl ON pl.customer_id = $5
+               WHERE ${DIST('prev.lat', 'prev.lng', 'pl.lat', 'pl.lng')} <= pl.radius_m AND ${here('pl')} > pl.radius_m
+               ORDER BY ${DIST('prev.lat', 'prev.lng', 'pl.lat', 'pl.lng')} LIMIT 1)
+       INSERT INTO trip (customer_id, carrier_id, origin, start_ts, started_by, auto)
+       SELECT $5, $1, left(name, 100), ts, '', true FROM left_place
+       ON CONFLICT DO NOTHING
+       RETURNING id, start_ts`,
+      [p.carrierId, at, p.lat, p.lng, p.customerId],
+    );
+    if (!started) return p;
+    await q.query(`UPDATE trip_position SET trip_id = $2 WHERE carrier_id = $1 AND trip_id IS NULL AND ts >= $3`, [p.carrierId, started.id, started.start_ts]);
+    return { ...p, tripId: started.id };
+  }
+  const [ended] = await q.query<{ id: number }>(
+    `WITH reached AS (
+       SELECT pl.name FROM place pl
+        WHERE pl.customer_id = $5 AND ${here('pl')} <= pl.radius_m
+          AND EXISTS (SELECT 1 FROM trip_position x WHERE x.trip_id = $1 AND x.ts < $2::timestamptz
+                         AND ${DIST('x.lat', 'x.lng', 'pl.lat', 'pl.lng')} > pl.radius_m)
+        ORDER BY ${here('pl')} LIMIT 1)
+     UPDATE trip t SET end_ts = $2::timestamptz, ended_by = '',
+            destination = CASE WHEN t.destination = '' THEN left(reached.name, 100) ELSE t.destination END
+       FROM reached WHERE t.id = $1 AND t.end_ts IS NULL AND t.start_ts <= $2::timestamptz
+     RETURNING t.id`,
+    [p.tripId, at, p.lat, p.lng, p.customerId],
+  );
+  if (!ended) return p;
+  await endStay(q, p.carrierId, new Date(p.ts));
+  return p;
+}

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { historyResult } from './history.js';
 import { statisticResult } from './statistic.js';
-import { id, idQuery, ms, pageOf, pageQuery, route } from './route.js';
+import { deletedResult, id, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
+import * as r from '../rules.js';
 
 /**
  * Transport mode (spec §1, §2 /transHistory and /traceDetail, §3; docs/transport.md): a carrier
@@ -49,8 +50,12 @@ export const tripRow = z.object({
   endTime: ms.nullable(),
   /** 0 under way, 1 ended. */
   status: z.number().int(),
+  /** Empty for a trip started by leaving a place (auto). */
   startedBy: z.string(),
+  /** Null under way; empty for a trip ended by reaching a place. */
   endedBy: z.string().nullable(),
+  /** Started by leaving a place rather than by a user. */
+  auto: z.boolean(),
   positions: z.number().int(),
 });
 export type TripRow = z.infer<typeof tripRow>;
@@ -86,7 +91,7 @@ export type TripDetail = z.infer<typeof tripDetail>;
  * when the code expires.
  */
 export const traceDetail = tripDetail.extend({
-  trip: tripRow.omit({ id: true, customerId: true, carrierId: true, startedBy: true, endedBy: true }),
+  trip: tripRow.omit({ id: true, customerId: true, carrierId: true, startedBy: true, endedBy: true, auto: true }),
   customerName: z.string(),
   timeZone: z.string(),
   expiresAt: ms,
@@ -124,4 +129,53 @@ export const tripApi = {
     query: z.object({ code: z.string().min(1).max(200) }),
     result: traceDetail,
   }),
+};
+
+/**
+ * Places (docs/transport.md "Places"): a customer's named circles (a depot, a clinic). A carrier
+ * in transport mode without a trip under way that leaves a place starts a trip from it; a trip
+ * under way that reaches a place, having left it since its start, ends there.
+ */
+export const PLACE_RADIUS_M = { min: 50, max: 50_000, default: 300 } as const;
+
+export const placeBody = z.object({
+  name: r.name(50),
+  lat: r.latitude,
+  lng: r.longitude,
+  radiusM: z
+    .number({ error: 'errors.place.radius' })
+    .int({ error: 'errors.place.radius' })
+    .min(PLACE_RADIUS_M.min, { error: 'errors.place.radius' })
+    .max(PLACE_RADIUS_M.max, { error: 'errors.place.radius' })
+    .default(PLACE_RADIUS_M.default),
+});
+export const placeAddBody = placeBody.safeExtend({ customerId: id.optional() });
+export const placeUpdateBody = placeBody.safeExtend({ id });
+export type PlaceAddBody = z.infer<typeof placeAddBody>;
+export type PlaceUpdateBody = z.infer<typeof placeUpdateBody>;
+
+export const placeRow = z.object({
+  id: z.number().int(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  name: z.string(),
+  lat: z.number(),
+  lng: z.number(),
+  radiusM: z.number().int(),
+});
+export type PlaceRow = z.infer<typeof placeRow>;
+
+const placeTag = 'place';
+export const placeApi = {
+  page: route({
+    method: 'GET',
+    path: '/service/place/page',
+    tag: placeTag,
+    summary: "Places whose leaving starts a trip and whose reaching ends one",
+    query: pageQuery({ name: z.string().trim().max(50).optional(), customerId: id.optional() }),
+    result: pageOf(placeRow),
+  }),
+  add: route({ method: 'POST', path: '/service/place/add', tag: placeTag, summary: 'Create a place', body: placeAddBody, result: idResult }),
+  update: route({ method: 'PUT', path: '/service/place/update', tag: placeTag, summary: 'Change a place', body: placeUpdateBody, result: idResult }),
+  del: route({ method: 'DELETE', path: '/service/place/del', tag: placeTag, summary: 'Delete places (trips keep their origin and destination names)', query: idsQuery, result: deletedResult }),
 };

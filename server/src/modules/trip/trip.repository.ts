@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { type ExpressionBuilder } from 'kysely';
 import { Code, TRIP_MAX_POINTS, TRIP_STATUS, type TraceDetail, type TripDetail, type TripEndBody, type TripPosition, type TripRow, type TripStartBody } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -10,6 +10,7 @@ import { AppError, notFound, uniqueViolation } from '../../platform/http/errors.
 import { history } from '../history/history.repository.js';
 import { statistics } from '../statistic/statistic.repository.js';
 import { get as param } from '../param/param.repository.js';
+import { endStay } from '../../ingest/positions.js';
 
 /*
  * Trips of carriers in transport mode (docs/transport.md). A trip is its carrier's: it is seen by
@@ -43,6 +44,7 @@ const rowColumns = [
   msOrNull('t.end_ts').as('endTime'),
   't.started_by as startedBy',
   't.ended_by as endedBy',
+  't.auto',
 ] as const;
 
 type RawRow = Omit<TripRow, 'status' | 'positions'> & { positions: string | number };
@@ -125,14 +127,7 @@ export async function end(q: Queryable, scope: Scope, b: TripEndBody, now: numbe
   await k.updateTable('trip').set({ end_ts: new Date(at), ended_by: by(scope) }).where('id', '=', trip.id).where('end_ts', 'is', null).execute();
   await k.updateTable('trip_position').set({ trip_id: null }).where('trip_id', '=', trip.id).where('ts', '>', new Date(at)).execute();
   // The trip's end ends its carrier's ongoing retention (docs/alarms.md "Retention").
-  const endTs = new Date(at);
-  await k
-    .updateTable('exception_record')
-    .set({ ongoing: false, end_ts: sql<Date>`greatest(start_ts, ${endTs})`, duration_s: sql<number>`round(extract(epoch FROM greatest(start_ts, ${endTs}) - start_ts))` })
-    .where('carrier_id', '=', trip.carrierId)
-    .where('category', '=', 'retention')
-    .where('ongoing', '=', true)
-    .execute();
+  await endStay(q, trip.carrierId, new Date(at));
   return { id: trip.id };
 }
 

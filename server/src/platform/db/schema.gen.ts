@@ -637,6 +637,17 @@ export interface NoticeLogTable {
   report_id: number | null;
 }
 
+export interface PlaceTable {
+  id: Generated<number>;
+  customer_id: number;
+  name: string;
+  lat: number;
+  lng: number;
+  radius_m: number;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_by: Generated<string>;
+}
+
 export interface PrintGroupTable {
   id: Generated<number>;
   customer_id: number;
@@ -1068,6 +1079,7 @@ export interface TripTable {
   started_by: string;
   ended_by: string | null;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  auto: Generated<boolean>;
 }
 
 export interface TripPositionTable {
@@ -1234,6 +1246,7 @@ export interface DB {
   menu_resource: MenuResourceTable;
   monitor_task: MonitorTaskTable;
   notice_log: NoticeLogTable;
+  place: PlaceTable;
   print_group: PrintGroupTable;
   print_group_carrier: PrintGroupCarrierTable;
   print_group_contact: PrintGroupContactTable;
@@ -1317,6 +1330,7 @@ export const TENANT_COLUMN = {
   login_qr: 'customer_id',
   monitor_task: 'customer_id',
   notice_log: 'customer_id',
+  place: 'customer_id',
   print_group: 'customer_id',
   print_group_carrier: 'customer_id',
   print_group_contact: 'customer_id',

@@ -16,6 +16,7 @@ import { AddButton, PageCard, PagedTable, linkActionsColumn, tableColumns, type 
 import { Playback } from '../../ui/Playback';
 import { fmtValue, formatInZone } from '../../lib/format';
 import { TripMap } from './TripMap';
+import { PlacesCard } from './PlacesCard';
 import { SensorChart } from '../history/SensorChart';
 import { positionAt, tempAt } from './tripLogic';
 
@@ -105,7 +106,16 @@ export default function TransHistoryPage() {
   const columns: ListColumn<TripRow>[] = [
     { title: t('col.carrier'), dataIndex: 'carrierName', width: 150 },
     { title: t('col.cargo'), dataIndex: 'cargo', width: 180, render: (v: string) => v || '--' },
-    { title: t('col.route'), key: 'route', width: 220, render: (_, r) => `${r.origin || '--'} → ${r.destination || '--'}` },
+    {
+      title: t('col.route'),
+      key: 'route',
+      width: 240,
+      render: (_, r) => (
+        <>
+          {`${r.origin || '--'} → ${r.destination || '--'}`} {r.auto && <Tag title={t('place.autoHint')}>{t('place.auto')}</Tag>}
+        </>
+      ),
+    },
     { title: t('col.start'), dataIndex: 'startTime', width: 150, render: (v: number) => at(v) },
     { title: t('col.end'), dataIndex: 'endTime', width: 150, render: (v: number | null) => at(v) },
     { title: t('col.status'), dataIndex: 'status', width: 100, render: (v: number) => <Tag color={v === TRIP_STATUS.underWay ? 'processing' : 'default'}>{t(`status.${v}`)}</Tag> },
@@ -143,6 +153,7 @@ export default function TransHistoryPage() {
       <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
       <PagedTable ref={table} route={tripApi.page} size="small" rowKey="id" columns={tableColumns(columns)} locale={{ emptyText: t('empty') }} scroll={{ x: 1300 }} />
       {chosen && <TripView id={chosen} />}
+      <PlacesCard />
       <Modal open={starting} title={t('start.title')} okText={t('start.ok')} cancelText={t('cancel')} onOk={submit} onCancel={() => setStarting(false)} confirmLoading={start.busy} destroyOnHidden>
         <Form form={form} layout="vertical" name="tripStartForm">
           <Form.Item name="carrierId" label={t('col.carrier')} extra={t('start.carrierHint')} rules={[{ required: true, message: t('start.carrierRequired') }]}>
