@@ -36,7 +36,7 @@ describe('the response contract', () => {
   it('every enveloped answer declares its 200 schema; only files and streams do not', () => {
     const ops = operations();
     const without = ops.filter(({ op }) => !op.responses?.['200']?.content).map(({ path, method }) => `${method.toUpperCase()} ${path}`);
-    // Raw answers: Prometheus text, the captcha image, the avatar, floor-plan and import-template files, backup files, scene and detail-data exports, and the live event stream.
+    // Raw answers: Prometheus text, the captcha image, the avatar, floor-plan and import-template files, backup files, scene and detail-data exports, PDF reports, and the live event stream.
     expect(without.sort()).toEqual([
       'GET /metrics',
       'GET /service/detailData/export',
@@ -45,12 +45,15 @@ describe('the response contract', () => {
       'GET /service/live/stream',
       'GET /service/magnetism/importTemplate',
       'GET /service/mine/avatar',
+      'GET /service/report/download',
       'GET /service/sensor/importTemplate',
       'GET /service/share/backup/file/download',
       'GET /service/share/backup/file/shared/download',
       'GET /service/share/backup/scene',
       'GET /service/user/captcha',
       'GET /service/workOrder/image',
+      'POST /service/printGroup/print',
+      'POST /service/report/carrier',
     ]);
     expect(ops.every(({ op }) => typeof op.summary === 'string' && op.summary.length > 0)).toBe(true);
     // Beyond the import templates (a file by nature, one per import), nearly every answer is enveloped.

@@ -199,6 +199,8 @@ export const PAGES: PageDef[] = [
   { path: '/arch/task', titleKey: 'monitorTask:title', menuCode: 'monitorTask', funcs: ['viewDetectionTask'], Component: page(() => import('../features/monitortask/MonitorTaskPage')) },
   // Spec §2 /arch/temprecord (menu collectRecord): the daily collect records and their signed approval (docs/records.md).
   { path: '/arch/temprecord', titleKey: 'recordPoint:title', menuCode: 'collectRecord', funcs: ['viewRecordPoint'], Component: page(() => import('../features/recordpoint/RecordPointPage')) },
+  // Spec §2 /arch/printer (menu printer): print groups, their PDF reports, schedules and signatures (docs/reports.md).
+  { path: '/arch/printer', titleKey: 'printer:title', menuCode: 'printer', funcs: ['viewStatistic'], Component: page(() => import('../features/printer/PrinterPage')) },
   // Spec §2 /arch/verificationTask: verification (mapping) tasks and their JJF 1101 figures (docs/statistics.md).
   { path: '/arch/verificationTask', titleKey: 'verifyTask:title', menuCode: 'verificationTask', funcs: ['viewVerifyTask'], Component: page(() => import('../features/verifytask/VerifyTaskPage')) },
   {
