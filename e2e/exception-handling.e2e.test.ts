@@ -123,8 +123,11 @@ describe('signed exception handling in the browser', () => {
     await dialog.getByText(/The account or password of the signature is wrong/).waitFor();
     expect((await api(en, 'GET', `/service/exception/detail?id=${handled}`)).steps).toEqual([]);
 
+    // A loading button ignores a click: under load the refused try's button may still spin (a CI run clicked it so).
+    const sign = dialog.getByRole('button', { name: 'Sign and save' });
+    await expect.poll(async () => (await sign.getAttribute('class')) ?? '').not.toMatch(/ant-btn-loading/);
     await dialog.getByLabel('Password').fill('demo123');
-    await dialog.getByRole('button', { name: 'Sign and save' }).click();
+    await sign.click();
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => rowOf(en, handled).innerText()).toContain('Processed');
   });
