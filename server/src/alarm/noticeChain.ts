@@ -74,11 +74,15 @@ const STEP = `
             OR (e.notice_repeats < t.repeat_times AND $1 >= e.notified_at + ${mins('t.repeat_interval_min')})
             OR (t.escalate_after_min > 0 AND $1 >= e.level_since + ${mins('t.escalate_after_min')})
             OR cardinality(t.time_points) > 0
-            OR (e.notice_repeats >= t.repeat_times AND t.notice_type <> 'openEnd'))
+            -- Spent without escalation: closes. With escalation it closes when the escalation is
+            -- due and no level is left (the clause above), so a quiet pass locks none of them.
+            OR (e.notice_repeats >= t.repeat_times AND t.notice_type <> 'openEnd' AND t.escalate_after_min = 0))
      ORDER BY e.notified_at
      LIMIT $2
        FOR UPDATE OF e SKIP LOCKED
-  ), p AS (SELECT d.id AS x, d.carrier_id, d.customer_id, d.tid FROM d WHERE d.tid IS NOT NULL AND d.escalate_after_min > 0),
+  ), p AS (SELECT d.id AS x, d.carrier_id, d.customer_id, d.tid FROM d
+            -- The next level is looked for only where an escalation is due (people are the costly part).
+            WHERE d.tid IS NOT NULL AND d.escalate_after_min > 0 AND $1 >= d.level_since + ${mins('d.escalate_after_min')}),
   nl AS (SELECT pe.x, min(pe.alarm_level) FILTER (WHERE pe.alarm_level > d.notice_level) AS next FROM (${peopleSql('p')}) pe JOIN d ON d.id = pe.x GROUP BY pe.x),
   s AS (
     SELECT d.id, nl.next,
@@ -91,7 +95,7 @@ const STEP = `
         WHEN d.notice_repeats < d.repeat_times AND $1 >= d.notified_at + ${mins('d.repeat_interval_min')} THEN 'repeat'
         WHEN ${timePointPassed} THEN 'remind'
         WHEN d.notice_repeats >= d.repeat_times AND cardinality(d.time_points) = 0 AND d.notice_type <> 'openEnd'
-             AND (d.escalate_after_min = 0 OR nl.next IS NULL) THEN 'close'
+             AND (d.escalate_after_min = 0 OR (nl.next IS NULL AND $1 >= d.level_since + ${mins('d.escalate_after_min')})) THEN 'close'
         ELSE 'wait' END AS action
       FROM d LEFT JOIN nl ON nl.x = d.id
   ), moved AS (
