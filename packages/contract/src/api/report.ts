@@ -196,6 +196,14 @@ export const printGroupApi = {
     result: z.unknown(),
     raw: 'file',
   }),
+  send: route({
+    method: 'POST',
+    path: '/service/printGroup/send',
+    tag,
+    summary: "Make and mail a scheduled group's report of its last period now (once per period: a period already made is not sent again)",
+    query: idQuery,
+    result: z.object({ reportId: z.number().int(), startTs: ms, endTs: ms, created: z.boolean() }),
+  }),
   printerInfo: route({ method: 'GET', path: '/service/printer/info', tag, summary: 'What the report printer offers: paper, font, languages, schedules, limits', result: printerInfo }),
 };
 

@@ -11,5 +11,6 @@ export const printGroupRefs: RefsOf<typeof printGroupApi> = {
   rename: { method: 'POST', path: '/service/printGroup/updateGroupName', body: true },
   del: { method: 'DELETE', path: '/service/printGroup/delete' },
   print: { method: 'POST', path: '/service/printGroup/print', body: true },
+  send: { method: 'POST', path: '/service/printGroup/send' },
   printerInfo: { method: 'GET', path: '/service/printer/info' },
 };

@@ -5,6 +5,7 @@ import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 import { contains, msOf } from '../../platform/db/query.js';
+import { lastPeriod } from './schedule.js';
 import { targetCustomer, type Scope } from '../../platform/auth/scope.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
 import { mapUnique } from '../shared/records.js';
@@ -225,4 +226,55 @@ export async function groupToPrint(q: Queryable, scope: Scope, id: number) {
   const g = await groupInfo(q, scope, id);
   if (!g.carriers.length) throw failed('noCarriers');
   return g;
+}
+
+/**
+ * A scheduled group's report of its last period, now (the "send now" of the page): its row of
+ * the schedule, inserted once per period as the job inserts it (a period already made is not
+ * made or mailed again); the job makes it and writes its mails at its next run, which the caller wakes.
+ */
+export async function queueLastPeriod(q: Queryable, scope: Scope, id: number): Promise<{ reportId: number; startTs: number; endTs: number; created: boolean }> {
+  requireWholeCustomer(scope);
+  const k = scoped(q, scope);
+  const g = await k
+    .selectFrom('print_group as g')
+    .innerJoin('customer as cu', 'cu.id', 'g.customer_id')
+    .select(['g.id', 'g.customer_id', 'g.name', 'g.schedule', 'g.locale', 'cu.time_zone as tz'])
+    .where('g.id', '=', id)
+    .executeTakeFirst();
+  if (!g) throw notFound();
+  if (g.schedule === 'none') throw failed('notScheduled');
+  const contacts = await k.selectFrom('print_group_contact').select('contact_id').where('group_id', '=', id).execute();
+  if (!contacts.length) throw failed('recipientsRequired');
+  const p = lastPeriod(g.schedule as Exclude<ReportSchedule, 'none'>, Date.now(), g.tz);
+  const carriers = await k.selectFrom('print_group_carrier').select('carrier_id').where('group_id', '=', id).orderBy('position').orderBy('carrier_id').execute();
+  if (!carriers.length) throw failed('noCarriers');
+  const made = await k
+    .insertInto('report')
+    .values({
+      customer_id: g.customer_id,
+      group_id: g.id,
+      group_name: g.name,
+      carrier_ids: carriers.map((c) => c.carrier_id),
+      kind: 'scheduled',
+      period: g.schedule,
+      start_ts: new Date(p.start),
+      end_ts: new Date(p.end),
+      tz: g.tz,
+      locale: g.locale,
+      created_by: scope.account,
+    })
+    .onConflict((oc) => oc.columns(['group_id', 'period', 'start_ts']).where('kind', '=', 'scheduled').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (made) return { reportId: Number(made.id), startTs: p.start, endTs: p.end, created: true };
+  const kept = await k
+    .selectFrom('report')
+    .select('id')
+    .where('group_id', '=', id)
+    .where('kind', '=', 'scheduled')
+    .where('period', '=', g.schedule)
+    .where('start_ts', '=', new Date(p.start))
+    .executeTakeFirstOrThrow();
+  return { reportId: Number(kept.id), startTs: p.start, endTs: p.end, created: false };
 }

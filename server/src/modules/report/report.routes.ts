@@ -20,7 +20,8 @@ import { storeDownload } from '../download/index.js';
  */
 const F = { view: ['viewStatistic'], add: ['newStatistic'], edit: ['editStatistic'], remove: ['removeStatistic'] };
 
-export const reportRoutes: Module = async (app, { db }) => {
+export const reportRoutes: Module = async (app, deps) => {
+  const { db } = deps;
   // The file checked by /report/verify.
   await app.register(multipart, { throwFileSizeLimit: false, limits: { files: 1, fields: 5 } });
 
@@ -68,6 +69,14 @@ export const reportRoutes: Module = async (app, { db }) => {
   serve(app, printGroupApi.del, { funcs: F.remove }, async (req) =>
     mutate(db, req, { module: 'printGroup', method: 'delete', content: `delete the print groups ${req.query.ids.join(',')}`, params: req.query }, (q) => groups.deleteGroups(q, req.scope, req.query.ids)),
   );
+  // Send now: the last period's scheduled report, made and mailed by the schedule's job, woken here.
+  serve(app, printGroupApi.send, { funcs: F.edit }, async (req) => {
+    const out = await mutate(db, req, { module: 'printGroup', method: 'send', content: `send the last scheduled report of the group ${req.query.id}`, params: req.query }, (q) =>
+      groups.queueLastPeriod(q, req.scope, req.query.id),
+    );
+    if (out.created) void deps.jobs?.runNow('report-schedule').catch(() => undefined);
+    return out;
+  });
   serve(app, printGroupApi.printerInfo, { funcs: F.view }, async () => ({
     paper: 'A4',
     font: REPORT_FONT_NAME,

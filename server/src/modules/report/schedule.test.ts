@@ -138,4 +138,22 @@ describe('a scheduled report', () => {
     await runReportSchedule(t.db);
     expect(await t.db.query('SELECT id FROM report WHERE group_id = $1', [group.id])).toHaveLength(0);
   });
+
+  it('is made now on "send now": once per period, mailed by the next run; a group without schedule is refused', async () => {
+    const contact = await call(t, a.cookie, 'POST', '/service/contact/add', { name: 'QC', phone: '13800000006', email: 'qc@alpha.test', groupName: 'day' });
+    const group = await call(t, a.cookie, 'POST', '/service/printGroup/addPrintGroup', { groupName: 'Weekly now', carrierIds: [a.carrierId], schedule: 'weekly', contactIds: [contact.id] });
+    const sent = await call(t, a.cookie, 'POST', `/service/printGroup/send?id=${group.id}`);
+    expect(sent).toMatchObject({ created: true });
+    expect(sent.endTs - sent.startTs).toBe(7 * DAY);
+    expect(await call(t, a.cookie, 'POST', `/service/printGroup/send?id=${group.id}`)).toMatchObject({ reportId: sent.reportId, created: false });
+    const r = await runReportSchedule(t.db);
+    expect(r.made).toBeGreaterThanOrEqual(1);
+    const notices = await t.db.query<{ recipient: string }>('SELECT recipient FROM notice_log WHERE report_id = $1', [sent.reportId]);
+    expect(notices.map((n) => n.recipient)).toEqual(['qc@alpha.test']);
+    const plain = await call(t, a.cookie, 'POST', '/service/printGroup/addPrintGroup', { groupName: 'Plain', carrierIds: [a.carrierId] });
+    const refused = await t.app.inject({ method: 'POST', url: `/service/printGroup/send?id=${plain.id}`, headers: { cookie: a.cookie, 'accept-language': 'en-US' } });
+    expect(refused.json().state.msg).toBe('The group has no schedule');
+    const b = await t.login('beta');
+    expect((await t.app.inject({ method: 'POST', url: `/service/printGroup/send?id=${group.id}`, headers: { cookie: b } })).json().state.code).toBe(404);
+  });
 });

@@ -25,12 +25,21 @@ const STATUS_COLORS = { generating: 'processing', generated: 'success', failed: 
 function GroupsTab() {
   const { t } = useTranslation('printer');
   const { can, user } = useAuth();
+  const { message } = App.useApp();
   const [editing, setEditing] = useState<PrintGroupRow | 'new' | null>(null);
   const [printing, setPrinting] = useState<PrintGroupRow | null>(null);
   const groups = useCall(printGroupApi.list, { query: {} });
   const info = useCall(printGroupApi.printerInfo);
   const del = useAction(printGroupApi.del, { success: t('msg.deleted'), invalidates: [printGroupApi.list] });
   const tz = user?.timeZone;
+  const send = useAction(printGroupApi.send, {
+    success: false,
+    invalidates: [printGroupApi.list, reportApi.page],
+    onDone: (r) => {
+      const period = { start: formatInZone(r.startTs, tz, 'YYYY-MM-DD'), end: formatInZone(r.endTs - 1, tz, 'YYYY-MM-DD') };
+      void message.success(r.created ? t('msg.sending', period) : t('msg.alreadySent', period));
+    },
+  });
   const columns = [
     { title: t('col.name'), dataIndex: 'groupName', width: 180, render: (n: string) => <Typography.Text strong>{n}</Typography.Text> },
     { title: t('col.customer'), dataIndex: 'customerName', width: 140, hidden: !seesManyCustomers(user?.userType) },
@@ -77,10 +86,18 @@ function GroupsTab() {
     linkActionsColumn<PrintGroupRow>(
       {
         title: t('col.actions'),
-        width: 190,
+        width: 230,
         items: [
           { key: 'print', perm: 'viewStatistic', label: t('action.print'), onClick: setPrinting },
           { key: 'edit', perm: 'editStatistic', label: t('action.edit'), onClick: setEditing },
+          {
+            key: 'send',
+            perm: 'editStatistic',
+            label: t('action.send'),
+            when: (r) => r.schedule !== 'none',
+            confirm: (r) => ({ title: t('confirm.send', { name: r.groupName, to: r.contacts.map((c) => c.name).join('、') }), okText: t('form.ok'), cancelText: t('form.cancel') }),
+            onClick: (r) => send.run({ query: { id: r.id } }),
+          },
           {
             key: 'delete',
             perm: 'removeStatistic',
