@@ -1,11 +1,10 @@
-import { useEffect } from 'react';
 import { Alert, Form, Input, Modal, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CHOSEN_MEANINGS, exceptionApi, exReasonApi, JUDGEMENTS, type ExceptionRow, type Judgement } from '@coldwatch/contract';
 import { useAction, useCall } from '../../api/hooks';
 import { reasonName } from './reasonName';
 import { SignFields } from './SignFields';
-import { useSignedStep } from './useSignedStep';
+import { signatureOf, useSignedStep } from './useSignedStep';
 
 /** Handle several pending exceptions at once, or correct one processed exception's handling. */
 export type HandleTarget = { mode: 'handle'; rows: ExceptionRow[] } | { mode: 'correct'; row: ExceptionRow };
@@ -47,30 +46,18 @@ export function HandleDialog({ target, onClose, onDone }: Props) {
   const excluded = Form.useWatch('excluded', form);
   const meaning = Form.useWatch('meaning', form) ?? 'reviewed';
 
-  const { error, setError, failed, done } = useSignedStep(form, onDone, onClose);
+  // A correction starts from the handling it corrects; its comment (why) is new.
+  const { error, failed, done, validated } = useSignedStep(form, onDone, onClose, target, (tg) => {
+    if (tg.mode !== 'correct') return;
+    const r = tg.row;
+    form.setFieldsValue({ reasonId: r.reasonId ?? undefined, measures: r.measures, judgement: r.judgement ?? undefined, excluded: r.excluded, excludedWhy: r.excludedWhy });
+  });
   const handle = useAction(exceptionApi.handle, { success: t('handle.done', { count: rows.length }), invalidates: INVALIDATES, onDone: done, onFailed: failed });
   const correct = useAction(exceptionApi.correct, { success: t('handle.corrected'), invalidates: INVALIDATES, onDone: done, onFailed: failed });
 
-  useEffect(() => {
-    if (!target) return;
-    form.resetFields();
-    setError(null);
-    // A correction starts from the handling it corrects; its comment (why) is new.
-    if (target.mode === 'correct') {
-      const r = target.row;
-      form.setFieldsValue({ reasonId: r.reasonId ?? undefined, measures: r.measures, judgement: r.judgement ?? undefined, excluded: r.excluded, excludedWhy: r.excludedWhy });
-    }
-  }, [target, form, setError]);
-
   const submit = async () => {
-    if (!target) return;
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return; // the form shows what is missing
-    }
-    setError(null);
+    const v = target && (await validated());
+    if (!target || !v) return;
     const common = {
       reasonId: v.reasonId!,
       measures: v.measures.trim(),
@@ -79,7 +66,7 @@ export function HandleDialog({ target, onClose, onDone }: Props) {
       excluded: !!v.excluded,
       excludedWhy: v.excluded ? (v.excludedWhy ?? '').trim() : '',
       meaning: v.meaning,
-      sign: { account: v.sign.account.trim(), password: v.sign.password },
+      sign: signatureOf(v.sign),
     };
     if (target.mode === 'handle') await handle.run({ body: { ids: target.rows.map((r) => r.id), ...common } });
     else await correct.run({ body: { id: target.row.id, ...common } });

@@ -1,11 +1,10 @@
-import { useEffect } from 'react';
 import { Alert, Form, Input, Modal, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CHOSEN_MEANINGS, exceptionApi, type ExceptionRow } from '@coldwatch/contract';
 import { idList } from '../../api/call';
 import { useAction } from '../../api/hooks';
 import { SignFields } from './SignFields';
-import { useSignedStep } from './useSignedStep';
+import { signatureOf, useSignedStep } from './useSignedStep';
 
 /** Close processed exceptions (signed "closed"), or add a signed comment to one exception. */
 export type SignTarget = { mode: 'close'; rows: ExceptionRow[] } | { mode: 'comment'; row: ExceptionRow };
@@ -27,27 +26,15 @@ export function SignDialog({ target, onClose, onDone }: { target: SignTarget | n
   const { t } = useTranslation('abnormal');
   const [form] = Form.useForm<Values>();
   const meaning = Form.useWatch('meaning', form) ?? 'reviewed';
-  const { error, setError, failed, done } = useSignedStep(form, onDone, onClose);
+  const { error, failed, done, validated } = useSignedStep(form, onDone, onClose, target);
   const count = target?.mode === 'close' ? target.rows.length : 1;
   const close = useAction(exceptionApi.close, { success: t('close.done', { count }), invalidates: INVALIDATES, onDone: done, onFailed: failed });
   const comment = useAction(exceptionApi.comment, { success: t('comment.done'), invalidates: INVALIDATES, onDone: done, onFailed: failed });
 
-  useEffect(() => {
-    if (!target) return;
-    form.resetFields();
-    setError(null);
-  }, [target, form, setError]);
-
   const submit = async () => {
-    if (!target) return;
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    setError(null);
-    const sign = { account: v.sign.account.trim(), password: v.sign.password };
+    const v = target && (await validated());
+    if (!target || !v) return;
+    const sign = signatureOf(v.sign);
     if (target.mode === 'close') await close.run({ query: { ids: idList(target.rows.map((r) => r.id)) }, body: { comment: (v.comment ?? '').trim(), sign } });
     else await comment.run({ body: { id: target.row.id, comment: v.comment.trim(), meaning: v.meaning, sign } });
   };

@@ -1,10 +1,9 @@
-import { useEffect } from 'react';
 import { Alert, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { recordPointApi, type RecordDayRow, type RecordDecision } from '@coldwatch/contract';
 import { useAction } from '../../api/hooks';
 import { SignFields } from '../abnormal/SignFields';
-import { useSignedStep } from '../abnormal/useSignedStep';
+import { signatureOf, useSignedStep } from '../abnormal/useSignedStep';
 
 export interface SignTarget {
   row: RecordDayRow;
@@ -23,27 +22,15 @@ interface Values {
 export function SignRecordDialog({ target, onClose, onDone }: { target: SignTarget | null; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation('recordPoint');
   const [form] = Form.useForm<Values>();
-  const { error, setError, failed, done } = useSignedStep(form, onDone, onClose);
+  const { error, failed, done, validated } = useSignedStep(form, onDone, onClose, target);
   const rejecting = target?.decision === 'rejected';
   const signRun = useAction(recordPointApi.sign, { success: t(rejecting ? 'sign.rejected' : 'sign.approved'), invalidates: [recordPointApi.page], onDone: done, onFailed: failed });
 
-  useEffect(() => {
-    if (!target) return;
-    form.resetFields();
-    setError(null);
-  }, [target, form, setError]);
-
   const submit = async () => {
-    if (!target) return;
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    setError(null);
+    const v = target && (await validated());
+    if (!target || !v) return;
     await signRun.run({
-      body: { carrierId: target.row.carrierId, day: target.row.day, decision: target.decision, comment: (v.comment ?? '').trim(), sign: { account: v.sign.account.trim(), password: v.sign.password } },
+      body: { carrierId: target.row.carrierId, day: target.row.day, decision: target.decision, comment: (v.comment ?? '').trim(), sign: signatureOf(v.sign) },
     });
   };
 
