@@ -95,6 +95,22 @@ describe('alarm triggers at work', () => {
     expect(await rows(s)).toHaveLength(8);
   });
 
+  it('a chain with nobody above to escalate to waits untouched, then closes when its escalation falls due', async () => {
+    const s = await site(t.db, cid(), { name: 'Top fridge' });
+    const only = await contact('Only duty', 'only@alpha.test', '13800000031', 1);
+    await trigger(s, { channels: ['email'], repeat_times: 0, escalate_after_min: 5 }, [only]);
+    await ingest(t.db, s, recent([5, 9.5]));
+    await evaluate(s);
+    const now = Date.now();
+    const open = async () => (await t.db.one<{ chain_open: boolean }>(`SELECT chain_open FROM exception_record WHERE sensor_id = $1`, [s.sensorId]))!.chain_open;
+    expect(await open()).toBe(true);
+    expect(await t.db.tx((q) => advanceChains(q, now + MIN))).toMatchObject({ steps: 0 });
+    expect(await open()).toBe(true);
+    expect(await t.db.tx((q) => advanceChains(q, now + 5 * MIN + 5000))).toMatchObject({ notices: 0 });
+    expect(await open()).toBe(false);
+    expect(await rows(s)).toHaveLength(1);
+  });
+
   it('an SMS-only trigger repeats a device exception\'s first SMS, not an empty line', async () => {
     const s = await site(t.db, cid(), { name: 'Silent fridge' });
     const duty = await contact('Night duty', '', '13800000021', 1);
