@@ -72,6 +72,22 @@ describe('the offline rule (alarm/offline.ts, contract offlineAfterS)', () => {
     }
   });
 
+  it('the fault-detection tolerance coefficient (spec §3, /sys/paramsetup) moves the sensor floor, in SQL as in TypeScript', async () => {
+    for (const family of MONITOR_FAMILIES) await db.query('DELETE FROM monitor_task WHERE family = $1', [family]);
+    // A sensor reporting every 10 minutes: the floor (3 × 600 + 60 s) is above the 10-minute default.
+    expect((await sqlSensor('zigbee_th', 600)).after).toBe(1860);
+    await db.query(`INSERT INTO setting (key, value) VALUES ('fault_tolerance_coefficient', '5') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);
+    expect((await sqlSensor('zigbee_th', 600)).after).toBe(3060);
+    expect((await sqlSensor('zigbee_th', 600)).after).toBe(offlineAfterS('zbp', null, 600, 5));
+    // Below the family's default the default still rules: 1 × 60 + 60 s < 600 s.
+    await db.query(`UPDATE setting SET value = '1' WHERE key = 'fault_tolerance_coefficient'`);
+    expect((await sqlSensor('zigbee_th', 60)).after).toBe(600);
+    // A value that is not a whole number (written by hand) is the default.
+    await db.query(`UPDATE setting SET value = 'x' WHERE key = 'fault_tolerance_coefficient'`);
+    expect((await sqlSensor('zigbee_th', 600)).after).toBe(1860);
+    await db.query(`DELETE FROM setting WHERE key = 'fault_tolerance_coefficient'`);
+  });
+
   it('a running task moves the threshold, a stopped one falls back to the default but stops the alarms; never below the sensor floor', async () => {
     await setTask('zbp', 2, 'hour', 1);
     expect(await sqlSensor('zigbee_th', 60)).toMatchObject({ after: 7200, runs: true });

@@ -1,5 +1,6 @@
 import {
   defaultIntervalS,
+  FAULT_TOLERANCE_DEFAULT,
   MONITOR_FAMILIES,
   MONITOR_TASK_STATUS,
   SENSOR_FAMILY_PREFIXES,
@@ -19,6 +20,12 @@ import {
  */
 
 const RUNNING = MONITOR_TASK_STATUS.running;
+
+/**
+ * The fault-detection tolerance coefficient of /sys/paramsetup (spec §3), its default while unset
+ * or not a whole number: one uncorrelated subquery, evaluated once per statement.
+ */
+const TOLERANCE_SQL = `coalesce((SELECT value::int FROM setting WHERE key = 'fault_tolerance_coefficient' AND value ~ '^[0-9]{1,2}$'), ${FAULT_TOLERANCE_DEFAULT})`;
 
 /** The monitor family of a sensor row's type column (contract sensorFamily). */
 export function sensorFamilySql(type: string): string {
@@ -46,12 +53,13 @@ function fixedOfflineAfterS(alias: string, family: Exclude<MonitorFamily, 'zbp' 
 
 /**
  * Seconds of silence after which the sensor `alias` is offline: its family's task while it runs,
- * the family's default while it is stopped or missing, never below 3 × its sample interval + 60 s.
+ * the family's default while it is stopped or missing, never below the tolerance coefficient × its
+ * sample interval + 60 s.
  */
 export function sensorOfflineAfterS(alias: string): string {
   const family = sensorFamilySql(`${alias}.type`);
-  // The contract's sensorFloorS(sampleInterval); offline.test.ts compares the two.
-  return `greatest(3 * ${alias}.sample_interval + 60, coalesce(${runningTaskSql(`${alias}.customer_id`, family)}, ${defaultSql(family)}))`;
+  // The contract's sensorFloorS(sampleInterval, coefficient); offline.test.ts compares the two.
+  return `greatest(${TOLERANCE_SQL} * ${alias}.sample_interval + 60, coalesce(${runningTaskSql(`${alias}.customer_id`, family)}, ${defaultSql(family)}))`;
 }
 export const gatewayOfflineAfterS = (alias: string) => fixedOfflineAfterS(alias, 'gateway');
 export const displayOfflineAfterS = (alias: string) => fixedOfflineAfterS(alias, 'display');

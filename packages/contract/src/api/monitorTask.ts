@@ -59,19 +59,22 @@ export const defaultIntervalS = (f: MonitorFamily) => MONITOR_TASK_DEFAULTS[f].i
 
 /**
  * A sensor never counts as offline before it has missed three reports: the floor of the rule,
- * `3 × sample interval + 60 s` (the console's rule before monitor tasks). A task shorter than
- * that would call a sensor that reports every half hour offline between two readings.
+ * `coefficient × sample interval + 60 s` (the console's rule before monitor tasks; the coefficient
+ * is the fault-detection tolerance parameter, 3 by default). A task shorter than that would call a
+ * sensor that reports every half hour offline between two readings.
  */
-export const sensorFloorS = (sampleIntervalS: number) => 3 * sampleIntervalS + 60;
+export const sensorFloorS = (sampleIntervalS: number, coefficient = FAULT_TOLERANCE_DEFAULT) => coefficient * sampleIntervalS + 60;
+/** The reports a sensor may miss before it is offline: the default of the "fault-detection tolerance coefficient" parameter (spec §3, /sys/paramsetup). */
+export const FAULT_TOLERANCE_DEFAULT = 3;
 
 /**
  * Seconds of silence after which a device counts as offline: its family's task while the task
  * runs, the family's default while it is stopped or missing, and for a sensor never below the
  * floor. The server's SQL is built from the same parts (server/src/alarm/offline.ts).
  */
-export function offlineAfterS(family: MonitorFamily, task: { intervalS: number; status: number } | null | undefined, sampleIntervalS?: number): number {
+export function offlineAfterS(family: MonitorFamily, task: { intervalS: number; status: number } | null | undefined, sampleIntervalS?: number, coefficient = FAULT_TOLERANCE_DEFAULT): number {
   const interval = task && task.status === MONITOR_TASK_STATUS.running ? task.intervalS : defaultIntervalS(family);
-  return sampleIntervalS === undefined ? interval : Math.max(interval, sensorFloorS(sampleIntervalS));
+  return sampleIntervalS === undefined ? interval : Math.max(interval, sensorFloorS(sampleIntervalS, coefficient));
 }
 
 /**

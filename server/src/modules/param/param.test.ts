@@ -43,6 +43,7 @@ describe('parameters', () => {
       login_verification: 'off',
       login_verification_after: '10',
       monitor_refresh_seconds: '30',
+      fault_tolerance_coefficient: '3',
       backup_retention_years: '5',
       editable: true,
       gxpRecords: true,
