@@ -7,7 +7,7 @@ import { CARRIER_STATUS } from '@coldwatch/contract';
 import { useMonitorCarriers } from '../databoard/useMonitorCarriers';
 import { errorMessage } from '../../app/errors';
 import { summariseCarriers } from './homeLogic';
-import { HomeChart, type HomeChartOption } from './HomeChart';
+import { donutOption, HomeChart } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
 
 
@@ -76,28 +76,10 @@ export function CarrierStatusWidget() {
   const { t } = useTranslation('home');
   const { carriers, list: q } = useMonitorCarriers();
   const s = useMemo(() => (q.data ? summariseCarriers(carriers) : undefined), [q.data, carriers]);
-  const option = useMemo<HomeChartOption>(() => {
-    const data = Object.entries(CARRIER_STATUS).map(([name, code]) => ({
-      name: t(`carrierStatus.${name}`),
-      value: s?.byStatus[code] ?? 0,
-      itemStyle: { color: STATUS_COLORS[code] },
-    }));
-    return {
-      tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-      legend: { orient: 'vertical', right: 8, top: 'middle', itemWidth: 10, itemHeight: 10, textStyle: { fontSize: 12 } },
-      series: [
-        {
-          type: 'pie',
-          radius: ['48%', '72%'],
-          center: ['35%', '50%'],
-          avoidLabelOverlap: true,
-          label: { show: false },
-          labelLine: { show: false },
-          data,
-        },
-      ],
-    };
-  }, [s, t]);
+  const option = useMemo(
+    () => donutOption(Object.entries(CARRIER_STATUS).map(([name, code]) => ({ name: t(`carrierStatus.${name}`), value: s?.byStatus[code] ?? 0, itemStyle: { color: STATUS_COLORS[code] } }))),
+    [s, t],
+  );
   return (
     <WidgetCard title={t('carrierStatusTitle')} loading={q.isPending} error={q.error} empty={s?.total === 0} onRetry={() => q.refetch()} testId="widget-carrier-status">
       <div className="cw-donut">

@@ -13,7 +13,7 @@ import { carrierState } from '../databoard/monitorState';
 import { useMonitorCarriers } from '../databoard/useMonitorCarriers';
 import { HomeChart } from './HomeChart';
 import { asHomeOption } from './moreCharts';
-import { WidgetCard } from './WidgetCard';
+import { MonitorWidgetCard } from './WidgetCard';
 import { gaugeScale } from './dashboardLogic';
 
 const SHOWN = 4;
@@ -60,15 +60,7 @@ export default function DashboardWidget() {
     [carriers],
   );
   return (
-    <WidgetCard
-      title={t('widget.dashboard')}
-      extra={<Link to="/databoard/deviceMonitor">{t('viewAll')}</Link>}
-      loading={q.isPending}
-      error={q.error}
-      empty={shown.length === 0}
-      onRetry={() => void q.refetch()}
-      testId="widget-dashboard"
-    >
+    <MonitorWidgetCard title={t('widget.dashboard')} to="/databoard/deviceMonitor" testId="widget-dashboard" list={q} empty={shown.length === 0}>
       <Row gutter={[8, 8]}>
         {shown.map(({ c, state, climate }) => (
           <Col xs={12} key={c.id} data-carrier={c.id}>
@@ -81,6 +73,6 @@ export default function DashboardWidget() {
           </Col>
         ))}
       </Row>
-    </WidgetCard>
+    </MonitorWidgetCard>
   );
 }

@@ -119,7 +119,7 @@ export function ExceptionStatsWidget() {
     };
   }, [s, t]);
   const figures = [
-    { key: 'total', value: s?.total, color: '#0b1b33' },
+    { key: 'total', value: s?.total, color: undefined },
     { key: 'pending', value: s?.pending, color: '#dc2626' },
     { key: 'processed', value: s?.processed, color: '#1d6fe0' },
     { key: 'closed', value: s?.closed, color: '#64748b' },

@@ -9,6 +9,7 @@ import { useAuth } from '../../app/auth';
 import { useCall } from '../../api/hooks';
 import { userName } from '../../lib/seeded';
 import { WizardOffer } from '../wizard/WizardOffer';
+import { ChartTheme } from './chartTheme';
 import { STYLE_LAYOUTS, shownWidgets } from './homeLayout';
 import { WIDGETS } from './widgets';
 import './home.css';
@@ -40,7 +41,7 @@ export default function HomePage() {
   const props = { sensors: setting.data?.sensors ?? [], gateways: can('viewGateway'), sensorsAllowed: can('viewSensor') };
 
   const page = (
-    <div className={`cw-home cw-home-${style}${layout.dark ? ' cw-home-wall' : ''}`} style={{ maxWidth: layout.maxWidth }} data-style={style}>
+    <div className={`cw-home cw-home-${style}${layout.dark ? ' cw-home-wall' : ''}`} style={{ maxWidth: layout.maxWidth }} data-style={setting.data ? style : undefined}>
       <WizardOffer />
       <div className="cw-home-welcome">
         <div>
@@ -90,5 +91,11 @@ export default function HomePage() {
     </div>
   );
   // The wall is dark throughout: antd's dark algorithm for its cards and tables, not CSS overrides.
-  return layout.dark ? <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>{page}</ConfigProvider> : page;
+  return layout.dark ? (
+    <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>
+      <ChartTheme.Provider value="dark">{page}</ChartTheme.Provider>
+    </ConfigProvider>
+  ) : (
+    page
+  );
 }

@@ -11,7 +11,7 @@ import { useAuth } from '../../app/auth';
 import { fmtValue, formatInZone } from '../../lib/format';
 import { carrierState } from '../databoard/monitorState';
 import { useMonitorCarriers } from '../databoard/useMonitorCarriers';
-import { WidgetCard } from './WidgetCard';
+import { MonitorWidgetCard } from './WidgetCard';
 
 const SHOWN = 8;
 /** Who needs a look first: abnormal, offline, normal, stopped. */
@@ -31,15 +31,7 @@ export default function ListMonitorWidget() {
     [carriers],
   );
   return (
-    <WidgetCard
-      title={t('widget.listMonitor')}
-      extra={<Link to="/databoard/monitoringPoint">{t('viewAll')}</Link>}
-      loading={q.isPending}
-      error={q.error}
-      empty={carriers.length === 0}
-      onRetry={() => void q.refetch()}
-      testId="widget-list-monitor"
-    >
+    <MonitorWidgetCard title={t('widget.listMonitor')} to="/databoard/monitoringPoint" testId="widget-list-monitor" list={q} empty={carriers.length === 0}>
       <Table
         size="small"
         pagination={false}
@@ -55,6 +47,6 @@ export default function ListMonitorWidget() {
         ]}
       />
       {carriers.length > SHOWN && <div className="cw-widget-more">{t('list.more', { count: carriers.length - SHOWN })}</div>}
-    </WidgetCard>
+    </MonitorWidgetCard>
   );
 }

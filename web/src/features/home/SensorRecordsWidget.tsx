@@ -71,6 +71,7 @@ export default function SensorRecordsWidget({ sensors }: { sensors: HomeSetting[
             size="small"
             pagination={false}
             rowKey="devNo"
+            scroll={{ x: 'max-content' }}
             dataSource={series}
             columns={[
               { title: t('sensors.devNo'), dataIndex: 'devNo', render: (no: string) => <Link to={`/historyData?deviceNo=${encodeURIComponent(no)}`}>{no}</Link> },

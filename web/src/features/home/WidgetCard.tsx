@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Button, Card, Empty, Result, Skeleton } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -39,5 +40,16 @@ export function WidgetCard(props: {
     <Card title={title} extra={extra} variant="borderless" className="cw-widget" styles={{ body: { minHeight } }} data-testid={testId}>
       {body}
     </Card>
+  );
+}
+
+/** A widget over the monitor list (useMonitorCarriers): its states from the list's query, a link to the page with all. */
+export function MonitorWidgetCard(props: { title: ReactNode; to: string; testId: string; list: { isPending: boolean; error: unknown; refetch: () => unknown }; empty: boolean; children: ReactNode }) {
+  const { t } = useTranslation('home');
+  const { list: q } = props;
+  return (
+    <WidgetCard title={props.title} extra={<Link to={props.to}>{t('viewAll')}</Link>} loading={q.isPending} error={q.error} empty={props.empty} onRetry={() => void q.refetch()} testId={props.testId}>
+      {props.children}
+    </WidgetCard>
   );
 }
