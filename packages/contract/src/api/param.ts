@@ -57,6 +57,10 @@ export const PARAMS = {
   monitor_refresh_seconds: { default: '30', ...days(10, 3600, 'errors.param.refreshSeconds') },
   /** Reports a sensor may miss before it is offline: the floor coefficient × sample interval + 60 s of the offline rule (spec §3 "fault-detection tolerance coefficient"; server alarm/offline.ts). */
   fault_tolerance_coefficient: { default: '3', ...days(1, 20, 'errors.param.toleranceCoefficient') },
+  /** The device monitor's beep when an exception opens (spec §3 "alarm volume"), percent; 0 silent. */
+  alarm_volume: { default: '60', ...days(0, 100, 'errors.param.alarmVolume') },
+  /** How many beeps (spec §3 "alarm count"), 0 silent. */
+  alarm_count: { default: '3', ...days(0, 10, 'errors.param.alarmCount') },
   /** Years a whole-database backup is kept before it is deleted (spec §3 "backup history deletion (years)"). */
   backup_retention_years: { default: '5', error: 'errors.param.backupYears', valid: (v: string) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 },
 } as const satisfies Record<string, { default: string; error: string; valid: (v: string) => boolean }>;

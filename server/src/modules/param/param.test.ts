@@ -44,6 +44,8 @@ describe('parameters', () => {
       login_verification_after: '10',
       monitor_refresh_seconds: '30',
       fault_tolerance_coefficient: '3',
+      alarm_volume: '60',
+      alarm_count: '3',
       backup_retention_years: '5',
       editable: true,
       gxpRecords: true,

@@ -7,7 +7,8 @@ import { checkCaptcha, signCaptcha } from '../../platform/auth/captcha.js';
  * The parameters of /sys/paramsetup added for spec §3 are read by the code they name: each test
  * changes one and sees its effect, and refuses a value out of its range. (The monitoring
  * auto-refresh is read by the browser: web/src/features/databoard/refresh.test.ts; the fault-detection
- * tolerance coefficient by the offline rule: server/src/alarm/offline.test.ts.)
+ * tolerance coefficient by the offline rule: server/src/alarm/offline.test.ts; the alarm volume and
+ * count by the device monitor's sound: web/src/features/databoard/alarmSound.test.ts.)
  */
 
 let t: TestCtx;
@@ -76,6 +77,9 @@ describe('parameters in use', () => {
       ['monitor_refresh_seconds', 12.5, 'errors.param.refreshSeconds'],
       ['fault_tolerance_coefficient', 0, 'errors.param.toleranceCoefficient'],
       ['fault_tolerance_coefficient', 21, 'errors.param.toleranceCoefficient'],
+      ['alarm_volume', 101, 'errors.param.alarmVolume'],
+      ['alarm_volume', -1, 'errors.param.alarmVolume'],
+      ['alarm_count', 11, 'errors.param.alarmCount'],
     ] as const;
     for (const [key, value, msg] of bad) {
       const r = await put(key, value);
@@ -84,6 +88,8 @@ describe('parameters in use', () => {
     }
     expect((await put('monitor_refresh_seconds', 120)).state.code).toBe(200000);
     expect((await put('fault_tolerance_coefficient', 4)).state.code).toBe(200000);
+    expect((await put('alarm_volume', 0)).state.code).toBe(200000);
+    expect((await put('alarm_count', 10)).state.code).toBe(200000);
     const read = await t.app.inject({ method: 'GET', url: '/service/share/param', headers: { cookie: await t.login('alpha') } });
     expect(read.json().result.monitor_refresh_seconds).toBe('120');
   });

@@ -13,6 +13,7 @@ import { useAuth } from '../../app/auth';
 import { CarrierCard } from './CarrierCard';
 import { SceneFilterTree, type SceneSelection } from './SceneFilterTree';
 import { useMonitorCarriers } from './useMonitorCarriers';
+import { useAlarmSound } from './useAlarmSound';
 import { VirtualGrid } from '../../ui';
 import { carrierState, isOffline, type MonitorSensor } from './monitorState';
 import { rangeState, RANGE_COLORS } from '../../lib/format';
@@ -34,6 +35,8 @@ export default function DeviceMonitorPage() {
   const [type, setType] = useState<number | undefined>();
   const [stateFilter, setStateFilter] = useState<StateFilter>('all');
   const [search, setSearch] = useState('');
+  // Spec §3 alarm volume and count: the board beeps when an exception opens.
+  useAlarmSound();
   const { carriers, list, streamState, complete, refreshS } = useMonitorCarriers({ sceneId: selection.sceneId, customerId: selection.customerId, type }, { firstScreen: true });
 
   const shown = useMemo(() => {

@@ -34,9 +34,11 @@ const DAYS = [
   'login_verification_after',
   'monitor_refresh_seconds',
   'fault_tolerance_coefficient',
+  'alarm_volume',
+  'alarm_count',
 ] as const satisfies readonly ParamKey[];
 const unitOf = (k: ParamKey) =>
-  k.endsWith('_minutes') ? 'minutes' : k.endsWith('_seconds') ? 'seconds' : k.endsWith('_years') ? 'years' : k.endsWith('_m') ? 'metres' : k.endsWith('_after') ? 'times' : k.endsWith('_coefficient') ? 'reports' : 'unit';
+  k.endsWith('_minutes') ? 'minutes' : k.endsWith('_seconds') ? 'seconds' : k.endsWith('_years') ? 'years' : k.endsWith('_m') ? 'metres' : k.endsWith('_after') ? 'times' : k.endsWith('_coefficient') ? 'reports' : k === 'alarm_volume' ? 'percent' : k === 'alarm_count' ? 'beeps' : 'unit';
 /** The on/off parameters: key, catalogue key of their label and hint, test id. */
 const SWITCHES = [
   { key: 'single_session', label: 'singleSession', testId: 'param-single-session' },
