@@ -3,12 +3,12 @@ import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Space, Tour } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { mineRefs } from '@coldwatch/contract';
-import { useAction } from '../../api/hooks';
+import { guideRefs, mineRefs } from '@coldwatch/contract';
+import { useAction, useCall } from '../../api/hooks';
 import { refreshPageInfo, useAuth } from '../../app/auth';
 import { session } from '../../app/session';
 import { HOME_PATH } from '../../app/tabs';
-import { stepsFor, TARGET_WAIT_MS, TOUR_DELAY_MS, TOUR_DISMISSED, type TourStep } from './tourSteps';
+import { stepsFor, stepText, TARGET_WAIT_MS, TOUR_DELAY_MS, TOUR_DISMISSED, type TourStep } from './tourSteps';
 
 /**
  * The guided tour (spec §2), in the shell so that it can lead from page to page: it starts on
@@ -21,7 +21,7 @@ import { stepsFor, TARGET_WAIT_MS, TOUR_DELAY_MS, TOUR_DISMISSED, type TourStep 
 const dialogOpen = () => [...document.querySelectorAll<HTMLElement>('.ant-modal-wrap')].some((w) => getComputedStyle(w).display !== 'none' && w.getClientRects().length > 0);
 
 export function GuidedTour() {
-  const { t } = useTranslation('tour');
+  const { t, i18n } = useTranslation('tour');
   const { user, can } = useAuth();
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -29,6 +29,8 @@ export function GuidedTour() {
   const [steps, setSteps] = useState<TourStep[] | null>(null);
   const [index, setIndex] = useState(0);
   const [target, setTarget] = useState<HTMLElement | null>(null);
+  // The steps' texts as platform staff keep them in the guide (the catalogue's when it has none).
+  const book = useCall(guideRefs.book, {}, { enabled: !!steps, staleTime: Infinity });
   const guideOff = useAction(mineRefs.guide, { success: false, onDone: () => void refreshPageInfo(qc).catch(() => undefined) });
 
   const guideOn = !!user?.guideOn;
@@ -84,13 +86,17 @@ export function GuidedTour() {
 
   if (!step || !target || !steps) return null;
   const last = index === steps.length - 1;
+  const texts = (key: string) => {
+    const fromGuide = stepText(book.data, key, i18n.language);
+    return fromGuide ? { title: fromGuide.title, description: fromGuide.text } : { title: t(`step.${key}.title`), description: t(`step.${key}.text`) };
+  };
   return (
     <Tour
       open
       current={0}
       onClose={finish}
       scrollIntoViewOptions={{ block: 'center' }}
-      steps={[{ title: t(`step.${step.key}.title`), description: t(`step.${step.key}.text`), target: () => target }]}
+      steps={[{ ...texts(step.key), target: () => target }]}
       actionsRender={() => (
         <Space size={8} data-testid="tour-actions">
           {/* One step at a time (the next may be on another page), so antd's own indicators would say 1 of 1. */}

@@ -34,3 +34,21 @@ export const TOUR_DISMISSED = 'tourDismissed';
 export const TOUR_DELAY_MS = 500;
 /** How long a step waits for its element on a page still loading before it is passed over. */
 export const TARGET_WAIT_MS = 4000;
+
+/** The guide's articles a tour step may take its texts from (share/guide: group "tour", article "tour.<key>"). */
+interface GuideBookLike {
+  code: string;
+  items: { code: string; nameZh: string; nameEn: string; contentZh: string; contentEn: string }[];
+}
+
+/**
+ * A step's title and text from the guide (spec §2: the tours read their texts from the guide,
+ * so platform staff edit them there), in the guide's two languages; null when the guide has no
+ * such article or not in this language (the catalogue's text is shown then).
+ */
+export function stepText(book: readonly GuideBookLike[] | undefined, key: string, lang: string): { title: string; text: string } | null {
+  const item = book?.find((g) => g.code === 'tour')?.items.find((i) => i.code === `tour.${key}`);
+  if (!item) return null;
+  const [title, text] = lang.startsWith('zh') ? [item.nameZh, item.contentZh] : lang.startsWith('en') ? [item.nameEn, item.contentEn] : ['', ''];
+  return title && text ? { title, text } : null;
+}
