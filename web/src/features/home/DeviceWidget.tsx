@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { Col, Progress, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -5,6 +6,10 @@ import { DEVICE_STATUS, gatewayRefs, sensorRefs, type CallInput, type gatewayApi
 import { call } from '../../api/call';
 import { percent } from './homeLogic';
 import { WidgetCard } from './WidgetCard';
+import { useLiveStream } from '../databoard/useLiveStream';
+
+/** A device going online, offline or stopped changes the running counts: read them again, at most this often. */
+const LIVE_REFRESH_MS = 10_000;
 
 const one = { iDisplayStart: 0, iDisplayLength: 1 };
 const sensorTotal = (filters: Omit<CallInput<typeof sensorApi.page>['query'], keyof typeof one> = {}) => call(sensorRefs.page, { query: { ...one, ...filters } }).then((r) => r.total);
@@ -26,6 +31,12 @@ export function DeviceWidget({ sensors, gateways }: { sensors: boolean; gateways
     ],
   });
   const [sAll, sBound, sRun, gAll, gRun] = queries;
+  const last = useRef(0);
+  useLiveStream((events) => {
+    if (!events.some((e) => e.type === 'deviceStatus') || Date.now() - last.current < LIVE_REFRESH_MS) return;
+    last.current = Date.now();
+    for (const q of [sRun, gRun]) void q.refetch();
+  });
   const used = [...(sensors ? [sAll, sBound, sRun] : []), ...(gateways ? [gAll, gRun] : [])];
   const loading = used.some((q) => q.isPending);
   const error = used.find((q) => q.isError)?.error;
