@@ -7,6 +7,7 @@ import { setup, PASSWORD, type TestCtx } from './helper.js';
 import { call, seedRecords, type Records } from '../src/modules/shared/records.fixture.js';
 import { createCustomerWithAdmin } from '../src/platform/seed/root.js';
 import { reachableFuncs } from '../src/platform/auth/funcs.js';
+import { storeDownload } from '../src/modules/download/index.js';
 import { knownParams, pathFor, plainSample, queryOf, recordRoutes, shapeOf, takesId, unwrap, type Walked } from './routes.js';
 
 /*
@@ -51,6 +52,8 @@ let busIds: number[];
 let verifyA: number;
 /** A's work order and query code (migration 0045), trip (0046) and place (0053), walked by their ids. */
 let workA: number[];
+/** A's download record (migration 0050). */
+let downloadA: number;
 
 /** A proxy user (account type -1) of its own agency customer whose proxy role (level -1) governs `governed` and holds every function a proxy may hold. */
 async function addProxy(account: string, governed: number): Promise<string> {
@@ -147,6 +150,11 @@ beforeAll(async () => {
   );
   await t.db.query(`INSERT INTO trip_position(customer_id, carrier_id, trip_id, ts, lat, lng, source) VALUES ($1, $2, $3, now() - interval '30 minutes', 31.2, 121.4, $4)`, [a.customerId, a.carrierId, trip!.id, a.gatewaySn]);
   workA.push(trip!.id);
+  // A's export file (migration 0050): its download record and its chunks, walked by its id; far from the other ids.
+  await t.db.query(`SELECT setval(pg_get_serial_sequence('download_record', 'id'), 16000)`);
+  const alphaUser = (await t.db.one<{ id: number }>(`SELECT id FROM app_user WHERE account = 'alpha'`))!.id;
+  downloadA = (await storeDownload(t.db, { customerId: a.customerId, userId: alphaUser, kind: 'export', source: 'history', name: 'AlphaFridge history.csv' }, Buffer.from('AlphaFridge,5\r\n'))).id;
+  workA.push(downloadA);
   // A's place (migration 0053), whose leaving starts a trip; its id far from the others.
   await t.db.query(`SELECT setval(pg_get_serial_sequence('place', 'id'), 16000)`);
   const place = await t.db.one<{ id: number }>(`INSERT INTO place(customer_id, name, lat, lng, radius_m) VALUES ($1, 'AlphaPlace', 31.2, 121.4, 300) RETURNING id`, [a.customerId]);
@@ -417,6 +425,20 @@ describe('tenant isolation over every route', () => {
     expect(await t.db.query('SELECT id FROM exception_handling WHERE exception_id = ANY($1)', [[exA, exB]])).toEqual([]);
     // A's reasons are not B's to read.
     expect((await t.app.inject({ method: 'GET', url: `/service/exReason/options?customerId=${a.customerId}`, headers: { cookie: beta } })).statusCode).toBe(404);
+  });
+
+  // The download centre (issue 30): A's file is reached only through a record of A's scope.
+  it("A's download record and its file are 404 for B, B's proxy and the scene-limited user, and out of their lists; A downloads it", async () => {
+    for (const cookie of [beta, proxyOfB, limited]) {
+      for (const url of [`/service/download/record/download?id=${downloadA}`, `/service/download/record/detail?id=${downloadA}`]) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.body).not.toContain('AlphaFridge');
+      }
+      expect((await t.app.inject({ method: 'GET', url: '/service/download/record/page?iDisplayLength=100', headers: { cookie } })).json().result.rows).toEqual([]);
+    }
+    const own = await t.app.inject({ method: 'GET', url: `/service/download/record/download?id=${downloadA}`, headers: { cookie: a.cookie } });
+    expect(own.body).toBe('AlphaFridge,5\r\n');
   });
 
   it('an /exDetail token shows its one exception: B\'s token nothing of A, a token made up for A nothing at all', async () => {

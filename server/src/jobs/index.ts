@@ -18,6 +18,7 @@ import { advanceChains } from '../alarm/noticeChain.js';
 import { resumeDuePauses } from '../alarm/pause.js';
 import { advanceVerifyTasks } from './verifyTask.js';
 import { get as paramValue } from '../modules/param/param.repository.js';
+import { registerExportJob } from './export/index.js';
 import { runReportSchedule } from './reportSchedule.js';
 
 /** The console's periodic work, by name (docs/jobs.md). The names are what /sys/scheduled shows. */
@@ -128,6 +129,8 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
       },
     });
   }
+  // Exports (issue 30): a lane of their own, so a long one holds up none of the jobs above (jobs/export).
+  registerExportJob(runner, db);
   await runner.start();
   // The daily backup, on a runner of its own (jobs/backup.ts says why); stopping the jobs stops it too.
   const backup = await startBackupJob(deps, log, opts.pollMs);

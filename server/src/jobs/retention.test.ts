@@ -40,8 +40,10 @@ describe('retention job', () => {
       new Date(NOW - 61 * DAY),
       new Date(NOW - 59 * DAY),
     ]);
-    const file = `INSERT INTO stored_file (customer_id, user_id, kind, mime, size, data, created_at) VALUES ($1, $2, 'export', 'text/csv', 1, '\\x41', $3)`;
-    await t.db.query(file, [t.tenants.a.customerId, t.tenants.a.userId, new Date(NOW - 8 * DAY)]);
+    // Export files: A's ended 8 days ago goes (its chunk with it), B's of 6 days stays.
+    const file = `INSERT INTO download_record (customer_id, user_id, key, name, kind, source, format, status, sha256, created_at, finished_at) VALUES ($1, $2, gen_random_uuid(), 'h.xlsx', 'export', 'history', 'xlsx', 'generated', repeat('0', 64), $3, $3) RETURNING id`;
+    const [old] = await t.db.query<{ id: number }>(file, [t.tenants.a.customerId, t.tenants.a.userId, new Date(NOW - 8 * DAY)]);
+    await t.db.query(`INSERT INTO download_chunk (record_id, seq, customer_id, data) VALUES ($1, 0, $2, '\\x41')`, [old.id, t.tenants.a.customerId]);
     await t.db.query(file, [t.tenants.b.customerId, t.tenants.b.userId, new Date(NOW - 6 * DAY)]);
     await t.db.query(`INSERT INTO job (name, state, finished_at) VALUES ('x', 'done', $1), ('x', 'done', $2)`, [new Date(NOW - 2 * DAY), new Date(NOW - 3_600_000)]);
 
@@ -57,7 +59,8 @@ describe('retention job', () => {
     // The system log went by moving its chain's start: what is left still verifies.
     expect(await count(`sys_log_anchor WHERE chain = 0 AND removed = 1`)).toBe(1);
     expect((await verifyLog(t.db)).findings).toEqual([]);
-    expect(await count(`stored_file WHERE kind = 'export'`)).toBe(1);
+    expect(await count(`download_record WHERE kind = 'export'`)).toBe(1);
+    expect(await count(`download_chunk`)).toBe(0);
     expect(await count(`job WHERE name = 'x'`)).toBe(1);
   });
 

@@ -14,7 +14,9 @@ const DAY_MS = 86_400_000;
  *   past the cutoff are dropped, the straddling month is deleted by row, rollups likewise;
  * - logs (`log_retention_days`): the system log (from the start of each customer's hash chain)
  *   and the ingest reject log;
- * - export files (`export_retention_days`): stored files of kind 'export';
+ * - export files (`export_retention_days`): download records of kind 'export' (their files go
+ *   with them) that ended before the cutoff (docs/exports.md); a record still "generating" whose
+ *   export run is gone (failed for good, deleted) ends failed, never generating for ever;
  * - cache (`cache_retention_days`): spent captchas, login QR keys and sessions, finished job runs;
  * - positions (`gps_history_retention_days`): trip_position rows, but those of a trip under way.
  * Records are GxP records: under `gxpRecords` (the default; GXP_RECORDS=off turns it off) the
@@ -49,11 +51,20 @@ export async function enforceRetention(db: Db, now = Date.now(), gxpRecords = tr
     (await trimLog(db, logsBefore, open)) +
     n(await k.deleteFrom('ingest_reject').where('created_at', '<', logsBefore).execute());
 
+  const nowTs = sql<Date>`now()`;
   const exportsBefore = new Date(now - (await days('export_retention_days')) * DAY_MS);
-  const files = n(await k.deleteFrom('stored_file').where('kind', '=', 'export').where('created_at', '<', exportsBefore).execute());
+  const stale = await k
+    .updateTable('download_record as d')
+    .set({ status: 'failed', error: 'errors.export.interrupted', finished_at: nowTs, updated_at: nowTs })
+    .where('d.status', '=', 'generating')
+    .where('d.created_at', '<', sql<Date>`now() - interval '1 hour'`)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('job as j').select('j.id').whereRef('j.id', '=', 'd.job_id').where('j.state', 'in', ['queued', 'running']))))
+    .executeTakeFirstOrThrow();
+  const files =
+    n(await k.deleteFrom('download_record').where('kind', '=', 'export').where('status', '<>', 'generating').where(sql<boolean>`coalesce(finished_at, created_at) < ${exportsBefore}`).execute()) +
+    Number(stale.numUpdatedRows);
 
   const cacheBefore = new Date(now - (await days('cache_retention_days')) * DAY_MS);
-  const nowTs = sql<Date>`now()`;
   const cache =
     n(await k.deleteFrom('captcha_spent').where('expires_at', '<', nowTs).execute()) +
     n(await k.deleteFrom('login_qr').where('expires_at', '<', cacheBefore).execute()) +

@@ -48,8 +48,9 @@ import { mappingRoutes } from './mapping/mapping.routes.js';
 import { verifyTaskRoutes } from './verifytask/verifytask.routes.js';
 import { tripRoutes } from './trip/trip.routes.js';
 import { guideRoutes } from './guide/guide.routes.js';
+import { downloadRoutes } from './download/download.routes.js';
 import { reportRoutes } from './report/report.routes.js';
 import { homeRoutes } from './home/home.routes.js';
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, excatalogRoutes, invalidRuleRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes, backupRoutes, monitorTaskRoutes, alarmTriggerRoutes, statisticRoutes, detailDataRoutes, recordPointRoutes, forwardingRoutes, workOrderRoutes, queryCodeRoutes, mappingRoutes, verifyTaskRoutes, tripRoutes, guideRoutes, reportRoutes, homeRoutes];
+export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, excatalogRoutes, invalidRuleRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes, backupRoutes, monitorTaskRoutes, alarmTriggerRoutes, statisticRoutes, detailDataRoutes, recordPointRoutes, forwardingRoutes, workOrderRoutes, queryCodeRoutes, mappingRoutes, verifyTaskRoutes, tripRoutes, guideRoutes, downloadRoutes, reportRoutes, homeRoutes];

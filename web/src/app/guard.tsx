@@ -8,6 +8,7 @@ import { applyStoredLanguage } from './i18n';
 import { ERROR_TOAST_SECONDS, errorMessage } from './errors';
 import { session, SESSION_KEYS } from './session';
 import { SCENE_TREE_KEY } from '../ui/sceneTreeKey';
+import { loadDownloadProgress } from '../features/download/watch';
 
 /** How old the boot's page info may be for the first navigation to use it. */
 const PRELOAD_FRESH_MS = 3_000;
@@ -46,6 +47,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
         }
         storePageInfo(info);
         applyStoredLanguage(info.userRsp?.locale);
+        // §4: after page info, the download progress (the caller's exports still being generated join the watch list).
+        if (info.funcs.includes('viewDownload')) void loadDownloadProgress().catch(() => undefined);
         if (session.get(SESSION_KEYS.fromLogin) || location.hash === '#refreshTree') {
           session.remove(SESSION_KEYS.fromLogin);
           void qc.invalidateQueries({ queryKey: SCENE_TREE_KEY });

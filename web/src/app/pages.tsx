@@ -116,6 +116,10 @@ export const PAGES: PageDef[] = [
     funcs: ['viewHistory'],
     Component: page(() => import('../features/detaildata/DetailDataPage')),
   },
+  // Spec §2 /count/exportTask: the caller's export tasks, their progress and a new export (docs/exports.md).
+  { path: '/count/exportTask', titleKey: 'download:exportTask', menuCode: 'exportTask', funcs: ['viewExportTask'], Component: page(() => import('../features/download/ExportTaskPage')) },
+  // Spec §2 /download (and the hidden /arch/download): the download centre, generated exports and reports.
+  { path: '/download', titleKey: 'download:download', menuCode: 'download', funcs: ['viewDownload'], Component: page(() => import('../features/download/DownloadPage')) },
   // Spec §2 /count/statistic: carriers' statistics over a span, per day, week or month (docs/statistics.md).
   { path: '/count/statistic', titleKey: 'statistic:title', menuCode: 'statistic', funcs: ['viewStatistic'], Component: page(() => import('../features/statistic/StatisticPage')) },
   // Spec §2 /count/guidance "guidance analysis": the GSP checks (docs/compliance.md).
@@ -271,6 +275,7 @@ export const ROUTE_ALIASES: Record<string, string> = {
   '/monitorPointRealTime': '/databoard/monitoringPoint',
   '/exRecord': '/abnormal/dataex',
   '/arch/alarmRecord': '/noti/alarmLog',
+  '/arch/download': '/download',
   '/pointData': '/count/detailData',
   '/sampleData': '/arch/temprecord',
   '/baseHistory': '/historyData',

@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
-import { CSV_BOM, CSV_NO_VALUE, csvLine, translate, type DetailExport, type Locale } from '@coldwatch/contract';
+import { CSV_NO_VALUE, translate, type DetailExport, type Locale } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { excludedSpans } from '../../alarm/excluded.js';
 import { carrierValues } from '../history/carrierValues.js';
-import { drained } from '../backup/stream.js';
+import { tableWriter, type TableWriter } from '../download/table.js';
 import { localTime } from '../backup/sceneExport.js';
 import { carrierSubjects } from './subjects.js';
 import { row } from './detaildata.service.js';
@@ -29,38 +29,57 @@ const STEP_MS = 86_400_000;
 
 const fixed = (v: number | null) => (v === null ? CSV_NO_VALUE : v.toFixed(2));
 
-export async function exportCarrier(q: Queryable, scope: Scope, a: DetailExport, locale: Locale) {
-  const [c] = await carrierSubjects(q, scope, a.carrierIds);
+/** What a carrier's rows need, found in the caller's scope before anything is written (a foreign carrier is a 404). */
+export async function carrierExport(q: Queryable, scope: Scope, carrierId: number, start: number, end: number) {
+  const [c] = await carrierSubjects(q, scope, [carrierId]);
   const k = scoped(q, scope);
   const { tz } = await k.selectFrom('customer as cu').select('cu.time_zone as tz').where('cu.id', '=', c.customerId).executeTakeFirstOrThrow();
   // The spans are half-open and the end is inclusive for readings, as on the page.
-  const spans = (await excludedSpans(q, [c.id], a.start, a.end + 1)).get(c.id) ?? [];
+  const spans = (await excludedSpans(q, [c.id], start, end + 1)).get(c.id) ?? [];
   const ruleIds = [...new Set(spans.map((s) => s.ruleId))];
   const rules = ruleIds.length ? await k.selectFrom('invalid_rule as r').select(['r.id', 'r.name']).where('r.id', 'in', ruleIds).execute() : [];
-  const names = new Map(rules.map((r) => [r.id, r.name]));
+  return { carrier: c, tz, spans, ruleNames: new Map(rules.map((r) => [r.id, r.name])) };
+}
+export type CarrierExport = Awaited<ReturnType<typeof carrierExport>>;
+
+/**
+ * Writes one carrier's rows over [start, end] into a table (CSV or xlsx, modules/download/table.ts),
+ * a day of readings at a time, oldest first; `progress` hears the share of the span done. Answers
+ * the rows written.
+ */
+export async function writeCarrierRows(q: Queryable, x: CarrierExport, start: number, end: number, locale: Locale, out: TableWriter, progress: (done: number) => void = () => undefined): Promise<number> {
+  const { carrier: c, tz, spans, ruleNames } = x;
   const t = (key: string, vars?: Record<string, string>) => translate(`errors.detailData.csv.${key}`, locale, vars);
-  const header = [t('time', { tz: `UTC${tz}` }), t('carrier'), t('temp'), t('hum'), t('excluded')];
-
-  const out = new PassThrough();
-  const write = async () => {
-    out.write(`${CSV_BOM}${csvLine(header)}\r\n`);
-    for (let from = a.start; from <= a.end; from += STEP_MS) {
-      const to = Math.min(from + STEP_MS - 1, a.end);
-      // Only the step's spans: a daily rule over a year is hundreds of them, looked up per row.
-      const near = spans.filter((s) => s.end > from && s.start <= to);
-      let text = '';
-      for (const p of await carrierValues(q, c, from, to)) {
-        const r = row(p.ts, c, c.id, c.name, null, p, near);
-        text += `${csvLine([localTime(r.ts, tz), c.name, fixed(r.temp), fixed(r.hum), r.excludedBy === null ? CSV_NO_VALUE : (names.get(r.excludedBy) ?? String(r.excludedBy))])}\r\n`;
-      }
-      if (text) out.write(text);
-      await drained(out);
+  out.sheet(c.name, [t('time', { tz: `UTC${tz}` }), t('carrier'), t('temp'), t('hum'), t('excluded')], [20, 24, 16, 16, 24]);
+  let rows = 0;
+  for (let from = start; from <= end; from += STEP_MS) {
+    const to = Math.min(from + STEP_MS - 1, end);
+    // Only the step's spans: a daily rule over a year is hundreds of them, looked up per row.
+    const near = spans.filter((s) => s.end > from && s.start <= to);
+    for (const p of await carrierValues(q, c, from, to)) {
+      const r = row(p.ts, c, c.id, c.name, null, p, near);
+      out.row([localTime(r.ts, tz), c.name, fixed(r.temp), fixed(r.hum), r.excludedBy === null ? CSV_NO_VALUE : (ruleNames.get(r.excludedBy) ?? String(r.excludedBy))]);
+      rows++;
     }
-    out.end();
-  };
-  // Once the answer has begun, a failure can only cut it short: the client sees a broken file.
-  write().catch((err: Error) => out.destroy(err));
+    progress((to - start + 1) / (end - start + 1));
+    await out.breathe();
+  }
+  return rows;
+}
 
-  const day = (ms: number) => localTime(ms, tz).slice(0, 10).replace(/-/g, '');
-  return { filename: `detail-data-${c.id}-${day(a.start)}-${day(a.end)}.csv`, stream: out };
+/** The file's name: `detail-data-<carrier>-<first day>-<last day>.<ext>` in the customer's days. */
+export function carrierFileName(x: CarrierExport, start: number, end: number, ext: string) {
+  const day = (ms: number) => localTime(ms, x.tz).slice(0, 10).replace(/-/g, '');
+  return `detail-data-${x.carrier.id}-${day(start)}-${day(end)}.${ext}`;
+}
+
+export async function exportCarrier(q: Queryable, scope: Scope, a: DetailExport, locale: Locale) {
+  const x = await carrierExport(q, scope, a.carrierIds[0], a.start, a.end);
+  const out = new PassThrough();
+  const table = tableWriter('csv', out);
+  // Once the answer has begun, a failure can only cut it short: the client sees a broken file.
+  writeCarrierRows(q, x, a.start, a.end, locale, table)
+    .then(() => table.end())
+    .catch((err: Error) => out.destroy(err));
+  return { filename: carrierFileName(x, a.start, a.end, 'csv'), stream: out };
 }

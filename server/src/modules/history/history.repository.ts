@@ -1,5 +1,5 @@
 import { sensorReadings, type HistoryPoint, type HistoryResult, type SensorType } from '@coldwatch/contract';
-import type { Db } from '../../platform/db/client.js';
+import type { Db, Queryable } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { msColumn } from '../../platform/db/query.js';
@@ -26,6 +26,49 @@ export interface HistoryArgs {
   maxPoints: number;
 }
 
+/** A sensor by its number in the caller's scope and scene limit, with its carrier's zone; undefined when it is not the caller's. */
+export async function sensorInScope(db: Queryable, scope: Scope, deviceNo: string) {
+  return scoped(db, scope)
+    .selectFrom('sensor as x')
+    .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
+    .select(['x.id', 'x.dev_no as devNo', 'x.type', 'x.customer_id as customerId', 'x.carrier_id as carrierId', 'c.name as carrierName', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
+    .where('x.dev_no', '=', deviceNo)
+    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
+    .executeTakeFirst()
+    .then((r) => r && { ...r, type: r.type as SensorType });
+}
+
+/** A page of a sensor's readings in time order after `after` (the stored time as text, exact at any precision). */
+export interface ReadingRow extends HistoryPoint {
+  /** The stored time as text: the next page starts exactly after it. */
+  at: string;
+}
+
+/**
+ * One page of a sensor's raw readings within [start, end] (ms, inclusive), oldest first, after
+ * the row whose stored time is `after` (keyset paging: each page is one short statement, so an
+ * export of a year holds no transaction open and ingest goes on between its pages). The sensor
+ * must have been found in the caller's scope (sensorInScope); its customer holds the rows.
+ */
+export async function readingPage(db: Queryable, sensor: { id: number; customerId: number }, start: number, end: number, after: string | null, limit: number): Promise<ReadingRow[]> {
+  return db.query<ReadingRow>(
+    `SELECT ts::text AS at, ${POINT_COLS} FROM reading
+      WHERE sensor_id = $1 AND customer_id = $2 AND ts >= $3 AND ts <= $4 AND ($5::timestamptz IS NULL OR ts > $5::timestamptz)
+      ORDER BY ts LIMIT $6`,
+    [sensor.id, sensor.customerId, new Date(start), new Date(end), after, limit],
+  );
+}
+
+/** About how many readings sensors have in [start, end]: from the hourly rollups (cheap at any span), for the export limit. */
+export async function estimateReadings(db: Queryable, sensorIds: readonly number[], start: number, end: number): Promise<number> {
+  if (!sensorIds.length) return 0;
+  const [{ n }] = await db.query<{ n: number }>(
+    `SELECT coalesce(sum(n), 0)::bigint AS n FROM reading_1h WHERE sensor_id = ANY($1::int[]) AND bucket >= $2 AND bucket <= $3`,
+    [[...sensorIds], new Date(Math.floor(start / 3_600_000) * 3_600_000), new Date(end)],
+  );
+  return Number(n);
+}
+
 /**
  * A sensor's readings between start and end (inclusive, ms). When there are more than
  * maxPoints, the span is cut into equal time buckets and each bucket keeps the rows holding
@@ -34,14 +77,7 @@ export interface HistoryArgs {
  * the answer stays within maxPoints (2 rows per measured value per bucket at most).
  */
 export async function history(db: Db, scope: Scope, a: HistoryArgs) {
-  const sensor = await scoped(db, scope)
-    .selectFrom('sensor as x')
-    .leftJoin('carrier as c', 'c.id', 'x.carrier_id')
-    .select(['x.id', 'x.type', 'x.customer_id as customerId', 'x.carrier_id as carrierId', 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
-    .where('x.dev_no', '=', a.deviceNo)
-    .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
-    .executeTakeFirst()
-    .then((r) => r && { ...r, type: r.type as SensorType });
+  const sensor = await sensorInScope(db, scope, a.deviceNo);
   if (!sensor) return undefined;
   const zone = { tempMin: sensor.tempMin, tempMax: sensor.tempMax, humMin: sensor.humMin, humMax: sensor.humMax };
   // The periods its current carrier's readings were invalid (invalid rules): shaded on the chart.

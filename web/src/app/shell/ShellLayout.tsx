@@ -19,6 +19,7 @@ import { ShortcutBar } from '../../features/shortcut/ShortcutBar';
 import './shell.css';
 import { GuidedTour } from '../../features/tour/GuidedTour';
 import { HelpButton } from '../../features/help/HelpButton';
+import { DownloadWatcher } from '../../features/download/DownloadWatcher';
 
 export const SIDER_WIDTH = 210;
 export const SIDER_COLLAPSED = 65;
@@ -125,6 +126,7 @@ export function ShellLayout() {
         {!narrow && <ShellFooter />}
       </Layout>
       <GuidedTour />
+      <DownloadWatcher />
     </Layout>
   );
 }

@@ -13,6 +13,8 @@ import { CheckSquareOutlined, HistoryOutlined, LockOutlined, ReloadOutlined } fr
 import { useTranslation } from 'react-i18next';
 import { EXCEPTION_CATEGORIES, EXCEPTION_STATUS, exceptionApi, type ExceptionCategory, type ExceptionRow } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
+import { exportRefs } from '@coldwatch/contract';
+import { ExportButton } from '../download/ExportButton';
 import { PageCard, PagedTable, SearchBar, type FiltersOf, type PagedTableRef, type SearchField } from '../../ui';
 import { fmtNumber, formatDuration, formatInZone, RANGE_COLORS, type DurationUnit } from '../../lib/format';
 import { HandleDialog, type HandleTarget } from './HandleDialog';
@@ -222,7 +224,15 @@ export default function ExceptionListPage() {
           const r = v.range as [number, number] | undefined;
           setFilters({ status: v.status as number | undefined, category: v.category as ExceptionCategory | undefined, devNo: v.devNo as string | undefined, startTime: r?.[0], endTime: r?.[1] });
         }}
-        extra={<Button icon={<ReloadOutlined />} onClick={() => table.current?.reload()} aria-label={t('filter.query')} />}
+        extra={
+          <Space size={8}>
+            <ExportButton
+              def={exportRefs.exceptions}
+              input={{ body: { start: Number(filters.startTime ?? Date.now() - 30 * 86_400_000), end: Number(filters.endTime ?? Date.now()), carrierIds: carrierId ? [Number(carrierId)] : undefined, status: filters.status as number | undefined, category: filters.category as string | undefined, format: 'xlsx' } }}
+            />
+            <Button icon={<ReloadOutlined />} onClick={() => table.current?.reload()} aria-label={t('filter.query')} />
+          </Space>
+        }
       />
       {canHandle && (
         <Space style={{ marginBottom: 12 }} wrap data-testid="bulk-actions">

@@ -20,6 +20,8 @@ import { useHistorySpan } from '../history/historySpan';
 import { SpanPicker } from '../history/SpanPicker';
 import { SubjectPicker, type SubjectKind } from './SubjectPicker';
 import { exportHref } from './exportLink';
+import { exportRefs } from '@coldwatch/contract';
+import { ExportButton } from '../download/ExportButton';
 import './detailData.css';
 
 const listOf = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
@@ -112,11 +114,19 @@ export default function DetailDataPage() {
             </Space>
           }
           extra={
-            <Tooltip title={csv ? t('exportTip') : t('exportOnlyOne')}>
-              <Button size="small" icon={<DownloadOutlined />} disabled={!csv} href={csv ?? undefined} download>
-                {t('export')}
-              </Button>
-            </Tooltip>
+            <Space size={8}>
+              <Tooltip title={csv ? t('exportTip') : t('exportOnlyOne')}>
+                <Button size="small" icon={<DownloadOutlined />} disabled={!csv} href={csv ?? undefined} download>
+                  {t('export')}
+                </Button>
+              </Tooltip>
+              <ExportButton
+                size="small"
+                def={exportRefs.detailData}
+                input={csv ? { body: { carrierIds: [Number(chosen[0])], start: span.range[0], end: span.range[1], format: 'xlsx' } } : null}
+                why={t('exportOnlyOne')}
+              />
+            </Space>
           }
         >
           {answer && (

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { DevicePicker } from './DevicePicker';
 import type { useHistorySpan } from './historySpan';
 import { SpanPicker } from './SpanPicker';
+import { exportRefs } from '@coldwatch/contract';
+import { ExportButton } from '../download/ExportButton';
 
 interface Props {
   deviceNo: string;
@@ -21,6 +23,10 @@ export function HistoryToolbar({ deviceNo, carrierId, carrierLabel, onDevice, sp
       <Typography.Text>{t('device')}</Typography.Text>
       <DevicePicker value={deviceNo} carrierId={carrierId} carrierLabel={carrierLabel} onChange={onDevice} />
       <SpanPicker span={span} timeZone={timeZone} />
+      <ExportButton
+        def={exportRefs.history}
+        input={deviceNo || carrierId ? { body: { ...(deviceNo ? { deviceNo } : { carrierIds: [carrierId!] }), start: span.range[0], end: span.range[1], format: 'xlsx' } } : null}
+      />
     </div>
   );
 }

@@ -4,6 +4,8 @@
  * month: a table of the whole span per carrier (each row opens its periods) and a chart of one
  * figure per period. Every figure is the server's (docs/statistics.md); the page only rounds.
  */
+import { exportRefs } from '@coldwatch/contract';
+import { ExportButton } from '../download/ExportButton';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Empty, Segmented, Select, Space, Table, TreeSelect, Typography, type TableColumnsType } from 'antd';
@@ -133,6 +135,7 @@ export default function StatisticPage() {
         )}
         <Segmented<StatisticPeriod> value={period} onChange={setPeriod} options={STATISTIC_PERIODS.map((p) => ({ value: p, label: t(`period.${p}`) }))} />
         <SpanPicker span={span} timeZone={tz} />
+        <ExportButton def={exportRefs.statistic} input={ids.length ? { body: { carrierIds: ids, start, end, format: 'xlsx' } } : null} />
       </Space>
       {ids.length === 0 ? (
         <Empty description={t('empty')} />

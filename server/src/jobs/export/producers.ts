@@ -1,0 +1,124 @@
+import { sensorReadings, translate, type ExportFormat, type Locale } from '@coldwatch/contract';
+import type { Db } from '../../platform/db/client.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import { scoped } from '../../platform/db/scoped.js';
+import type { TableWriter } from '../../modules/download/table.js';
+import { localTime } from '../../modules/backup/sceneExport.js';
+import { readingPage, sensorInScope } from '../../modules/history/history.repository.js';
+import { carrierExport, writeCarrierRows } from '../../modules/detaildata/detaildata.export.js';
+import { exportExceptions } from './exceptions.js';
+import { exportStatistics } from './statistic.js';
+import { exportVerifyTask } from './verifyTask.js';
+
+/*
+ * What each kind of export writes (docs/exports.md "Kinds"). Every producer reads through the
+ * repositories of its module, in the scope of the user who asked (its customers and scene limit
+ * then), a page at a time: each page one short statement, then `breathe` lets the file's sink
+ * and the rest of the process (ingest on PGlite's one connection) take their turn. Times are in
+ * the data's customer's time zone, named in the header.
+ */
+
+export interface ExportContext {
+  db: Db;
+  scope: Pick<Scope, 'userId' | 'customerIds' | 'sceneIds'>;
+  criteria: Record<string, unknown>;
+  locale: Locale;
+  exportedBy: string;
+  now: number;
+  /** The share done, 0–1 (written to the record at most once a second). */
+  progress: (done: number) => void;
+  /** Throws when the export is to stop (the console is stopping). */
+  checkpoint: () => void;
+}
+
+export type Producer = (ctx: ExportContext, out: TableWriter, format: ExportFormat) => Promise<number>;
+
+/** Readings read per statement: short enough that ingest's batches get their turn between pages. */
+export const READ_PAGE = 5_000;
+
+export const col = (locale: Locale, key: string, tz?: string) => translate(`errors.export.col.${key}`, locale, tz ? { tz: `UTC${tz}` } : undefined);
+
+/** The data scope as the repositories take it (a Scope with only what they read). */
+export const dataScope = (ctx: ExportContext) => ctx.scope as Scope;
+
+/** The customer's name and time zone. */
+export async function customerOf(ctx: ExportContext, customerId: number) {
+  return scoped(ctx.db, dataScope(ctx)).selectFrom('customer as c').select(['c.name', 'c.time_zone as tz']).where('c.id', '=', customerId).executeTakeFirstOrThrow();
+}
+
+/** The last sheet of an xlsx export: who exported what, when, in which time zone (a CSV names the zone in its header). */
+export function aboutSheet(ctx: ExportContext, out: TableWriter, format: ExportFormat, tz: string, facts: [string, string | number][]) {
+  if (format !== 'xlsx') return;
+  const t = (k: string) => translate(`errors.export.about.${k}`, ctx.locale);
+  out.sheet(translate('errors.export.sheet.about', ctx.locale), [t('title'), ''], [20, 60]);
+  const all: [string, string | number][] = [...facts, ['timeZone', `UTC${tz}`], ['exportedBy', ctx.exportedBy], ['exportedAt', localTime(ctx.now, tz)]];
+  for (const [k, v] of all) out.row([t(k), v]);
+}
+
+const fixed = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+
+/** A device's raw readings (deviceNo) or a carrier's value (carrierIds of one), over the span. */
+const history: Producer = async (ctx, out, format) => {
+  const { start, end } = ctx.criteria as { start: number; end: number };
+  const carrierId = (ctx.criteria.carrierIds as number[] | undefined)?.[0];
+  if (carrierId) return carrierRows(ctx, out, format, carrierId);
+  const sensor = await sensorInScope(ctx.db, dataScope(ctx), String(ctx.criteria.deviceNo));
+  if (!sensor) throw new Error('errors.notFound');
+  const { name: customer, tz } = await customerOf(ctx, sensor.customerId);
+  const fields = sensorReadings(sensor.type).filter((f) => ['temp', 'hum', 'volt', 'rssi', 'gas', 'door'].includes(f)) as ('temp' | 'hum' | 'volt' | 'rssi' | 'gas' | 'door')[];
+  out.sheet(`${translate('errors.export.sheet.history', ctx.locale)} ${sensor.devNo}`, [col(ctx.locale, 'time', tz), col(ctx.locale, 'device'), col(ctx.locale, 'carrier'), ...fields.map((f) => col(ctx.locale, f)), col(ctx.locale, 'state')], [20, 14, 24, ...fields.map(() => 14), 12]);
+  const high = col(ctx.locale, 'high');
+  const low = col(ctx.locale, 'low');
+  const state = (t: number | null, h: number | null) =>
+    (t !== null && sensor.tempMax !== null && t > sensor.tempMax) || (h !== null && sensor.humMax !== null && h > sensor.humMax)
+      ? high
+      : (t !== null && sensor.tempMin !== null && t < sensor.tempMin) || (h !== null && sensor.humMin !== null && h < sensor.humMin)
+        ? low
+        : null;
+  let rows = 0;
+  let after: string | null = null;
+  for (;;) {
+    ctx.checkpoint();
+    const page = await readingPage(ctx.db, sensor, start, end, after, READ_PAGE);
+    for (const r of page) {
+      out.row([localTime(r.ts, tz), sensor.devNo, sensor.carrierName ?? '', ...fields.map((f) => (f === 'temp' || f === 'hum' || f === 'volt' || f === 'gas' ? fixed(r[f]) : r[f])), state(r.temp, r.hum)]);
+    }
+    rows += page.length;
+    if (page.length) ctx.progress((page[page.length - 1].ts - start + 1) / (end - start + 1));
+    await out.breathe();
+    if (page.length < READ_PAGE) break;
+    after = page[page.length - 1].at;
+  }
+  aboutSheet(ctx, out, format, tz, [
+    ['customer', customer],
+    ['subject', `${sensor.devNo}${sensor.carrierName ? ` (${sensor.carrierName})` : ''}`],
+    ['span', `${localTime(start, tz)} – ${localTime(end, tz)}`],
+    ['rows', rows],
+  ]);
+  return rows;
+};
+
+/** One carrier's value over the span, as the detail data page shows it (excluded readings marked). */
+async function carrierRows(ctx: ExportContext, out: TableWriter, format: ExportFormat, carrierId: number) {
+  const { start, end } = ctx.criteria as { start: number; end: number };
+  const x = await carrierExport(ctx.db, dataScope(ctx), carrierId, start, end);
+  const rows = await writeCarrierRows(ctx.db, x, start, end, ctx.locale, out, (d) => (ctx.checkpoint(), ctx.progress(d)));
+  const { name: customer } = await customerOf(ctx, x.carrier.customerId);
+  aboutSheet(ctx, out, format, x.tz, [
+    ['customer', customer],
+    ['subject', x.carrier.name],
+    ['span', `${localTime(start, x.tz)} – ${localTime(end, x.tz)}`],
+    ['rows', rows],
+  ]);
+  return rows;
+}
+
+const detailData: Producer = (ctx, out, format) => carrierRows(ctx, out, format, (ctx.criteria.carrierIds as number[])[0]);
+
+export const PRODUCERS: Record<string, Producer> = {
+  history,
+  detailData,
+  exceptions: exportExceptions,
+  statistic: exportStatistics,
+  verifyTask: exportVerifyTask,
+};
