@@ -51,12 +51,16 @@ export interface ReadingRow extends HistoryPoint {
  * must have been found in the caller's scope (sensorInScope); its customer holds the rows.
  */
 export async function readingPage(db: Queryable, sensor: { id: number; customerId: number }, start: number, end: number, after: string | null, limit: number): Promise<ReadingRow[]> {
-  return db.query<ReadingRow>(
-    `SELECT ts::text AS at, ${POINT_COLS} FROM reading
-      WHERE sensor_id = $1 AND customer_id = $2 AND ts >= $3 AND ts <= $4 AND ($5::timestamptz IS NULL OR ts > $5::timestamptz)
-      ORDER BY ts LIMIT $6`,
-    [sensor.id, sensor.customerId, new Date(start), new Date(end), after, limit],
-  );
+  // Two texts, not `($5 IS NULL OR ts > $5)`: the page's lower bound must be an index bound, or each page scans from the start.
+  return after === null
+    ? db.query<ReadingRow>(
+        `SELECT ts::text AS at, ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND customer_id = $2 AND ts >= $3 AND ts <= $4 ORDER BY ts LIMIT $5`,
+        [sensor.id, sensor.customerId, new Date(start), new Date(end), limit],
+      )
+    : db.query<ReadingRow>(
+        `SELECT ts::text AS at, ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND customer_id = $2 AND ts > $3::timestamptz AND ts <= $4 ORDER BY ts LIMIT $5`,
+        [sensor.id, sensor.customerId, after, new Date(end), limit],
+      );
 }
 
 /** About how many readings sensors have in [start, end]: from the hourly rollups (cheap at any span), for the export limit. */
