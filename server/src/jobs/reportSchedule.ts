@@ -1,4 +1,4 @@
-import type { Locale, ReportSchedule } from '@coldwatch/contract';
+import type { ReportLocale as Locale, ReportSchedule } from '@coldwatch/contract';
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/client.js';
 import { crossTenant } from '../platform/db/kysely.js';

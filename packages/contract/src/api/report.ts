@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { LOCALES } from '../locale.js';
 import { name } from '../rules.js';
 import { CHOSEN_MEANINGS, signature } from './exception.js';
 import { deletedResult, id, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
@@ -13,6 +12,10 @@ import { deletedResult, id, idQuery, idResult, idsQuery, ms, pageOf, pageQuery, 
  */
 
 export const REPORT_SCHEDULES = ['none', 'daily', 'weekly', 'monthly'] as const;
+/** The languages a report is printed in (its catalogue, server modules/report/texts.ts); a reader of another gets English. */
+export const REPORT_LOCALES = ['zh-CN', 'en-US'] as const;
+export type ReportLocale = (typeof REPORT_LOCALES)[number];
+export const reportLocale = (l: string | null | undefined): ReportLocale => (l === 'zh-CN' ? 'zh-CN' : 'en-US');
 export type ReportSchedule = (typeof REPORT_SCHEDULES)[number];
 export const REPORT_KINDS = ['print', 'scheduled'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -35,7 +38,7 @@ const carrierIds = z
 const contactIds = z.array(id).max(REPORT_LIMITS.contacts, { error: 'errors.report.tooManyContacts' }).refine(distinct, { error: 'errors.report.duplicateContact' });
 export const groupName = name(REPORT_LIMITS.groupName);
 const schedule = z.enum(REPORT_SCHEDULES, { error: 'errors.report.schedule' });
-const locale = z.enum(LOCALES, { error: 'errors.report.locale' });
+const locale = z.enum(REPORT_LOCALES, { error: 'errors.report.locale' });
 /** A scheduled report goes to someone: at least one contact with an e-mail address when a schedule is set. */
 const recipientsWhenScheduled: [(b: { schedule: ReportSchedule; contactIds: number[] }) => boolean, { error: string; path: string[] }] = [
   (b) => b.schedule === 'none' || b.contactIds.length > 0,
@@ -70,7 +73,7 @@ export const printGroupRow = z.object({
   carriers: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.number().int() })),
   contacts: z.array(z.object({ id: z.number().int(), name: z.string(), email: z.string() })),
   schedule: z.enum(REPORT_SCHEDULES),
-  locale: z.enum(LOCALES),
+  locale: z.enum(REPORT_LOCALES),
   /** The schedule counts periods that end after this time (when it was last set). */
   scheduleFrom: ms.nullable(),
   /** The newest report of the group (printed or scheduled). */
@@ -117,7 +120,7 @@ export const reportRow = z.object({
   startTs: ms,
   endTs: ms,
   tz: z.string(),
-  locale: z.enum(LOCALES),
+  locale: z.enum(REPORT_LOCALES),
   status: z.enum(REPORT_STATUSES),
   error: z.string(),
   size: z.number().int().nullable(),
@@ -154,7 +157,7 @@ export type ReportVerifyResult = z.infer<typeof reportVerifyResult>;
 export const printerInfo = z.object({
   paper: z.string(),
   font: z.string(),
-  languages: z.array(z.enum(LOCALES)),
+  languages: z.array(z.enum(REPORT_LOCALES)),
   schedules: z.array(z.enum(REPORT_SCHEDULES)),
   maxDays: z.number().int(),
   maxCarriers: z.number().int(),

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { Code, type PrintGroupRow, type ReportKind, type ReportSchedule, type ReportStatus, type Locale } from '@coldwatch/contract';
+import { Code, type PrintGroupRow, type ReportKind, type ReportSchedule, type ReportStatus, type ReportLocale as Locale } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';

@@ -1,4 +1,4 @@
-import type { HandlingAction, Locale, SignMeaning, StatisticFigures } from '@coldwatch/contract';
+import type { HandlingAction, ReportLocale as Locale, SignMeaning, StatisticFigures } from '@coldwatch/contract';
 import type { Db } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';

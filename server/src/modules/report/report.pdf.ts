@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import PDFDocument from 'pdfkit';
-import type { Locale, MeasureFigures } from '@coldwatch/contract';
+import type { ReportLocale as Locale, MeasureFigures } from '@coldwatch/contract';
 import { reportFonts } from './font.js';
 import type { ReportCarrier, ReportException, ReportModel } from './report.model.js';
 import { fill, fmtSeconds, localTime, reportTexts } from './texts.js';

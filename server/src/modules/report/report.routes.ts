@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Code, printGroupApi, REPORT_LIMITS, REPORT_SCHEDULES, LOCALES, reportApi, type Locale } from '@coldwatch/contract';
+import { Code, printGroupApi, REPORT_LIMITS, REPORT_LOCALES, REPORT_SCHEDULES, reportApi, reportLocale } from '@coldwatch/contract';
 import type { Module } from '../../deps.js';
 import { mutate, refusedLogged, writeLog, type AuditEntry } from '../../platform/audit/audit.js';
 import { serve } from '../../platform/http/route.js';
@@ -80,7 +80,7 @@ export const reportRoutes: Module = async (app, deps) => {
   serve(app, printGroupApi.printerInfo, { funcs: F.view }, async () => ({
     paper: 'A4',
     font: REPORT_FONT_NAME,
-    languages: [...LOCALES],
+    languages: [...REPORT_LOCALES],
     schedules: [...REPORT_SCHEDULES],
     maxDays: REPORT_LIMITS.maxDays,
     maxCarriers: REPORT_LIMITS.carriers,
@@ -90,7 +90,7 @@ export const reportRoutes: Module = async (app, deps) => {
 
   serve(app, printGroupApi.print, { funcs: F.view }, async (req, reply) => {
     const b = req.body;
-    const locale: Locale = b.locale ?? req.locale;
+    const locale = b.locale ?? reportLocale(req.locale);
     const entry = { module: 'printGroup', method: 'print', content: `print the group ${b.id}`, params: b };
     const made = await make(req, entry, async () => {
       const g = await groups.groupToPrint(db, req.scope, b.id);
@@ -103,7 +103,7 @@ export const reportRoutes: Module = async (app, deps) => {
     const b = req.body;
     const entry = { module: 'report', method: 'carrier', content: `report of the carrier ${b.carrierId}`, params: b };
     const made = await make(req, entry, () =>
-      reports.makeReport(db, req.scope, { carrierIds: [b.carrierId], start: b.startTime, end: b.endTime, locale: b.locale ?? req.locale, groupId: null, groupName: null, kind: 'print', by: req.scope.name || req.scope.account }),
+      reports.makeReport(db, req.scope, { carrierIds: [b.carrierId], start: b.startTime, end: b.endTime, locale: b.locale ?? reportLocale(req.locale), groupId: null, groupName: null, kind: 'print', by: req.scope.name || req.scope.account }),
     );
     return sendPdf(reply, made);
   });

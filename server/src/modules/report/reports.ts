@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { Code, type Locale, type ReportKind, type ReportRow, type ReportSchedule, type ReportSignatureRow, type ReportStatus, type ReportVerifyResult } from '@coldwatch/contract';
+import { Code, type ReportLocale as Locale, type ReportKind, type ReportRow, type ReportSchedule, type ReportSignatureRow, type ReportStatus, type ReportVerifyResult } from '@coldwatch/contract';
 import type { Db, Queryable } from '../../platform/db/client.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';

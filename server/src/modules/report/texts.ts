@@ -1,4 +1,3 @@
-import type { Locale } from '@coldwatch/contract';
 
 /**
  * The words of the PDF report and of its mail, in both languages of the console (the catalogue
@@ -142,12 +141,13 @@ const en: Texts = {
   duration: { d: '{{n}} d', h: '{{n}} h', m: '{{n}} min', s: '{{n}} s' },
 };
 
-export const reportTexts = (locale: Locale): Texts => (locale === 'en-US' ? en : zh);
+/** The report's words: Chinese for zh-CN, English for any other reader. */
+export const reportTexts = (locale: string): Texts => (locale === 'zh-CN' ? zh : en);
 
 export const fill = (text: string, vars: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 
 /** 93,784 s → "1天 2小时 3分" / "1 d 2 h 3 min": the largest three units that are not zero. */
-export function fmtSeconds(seconds: number, locale: Locale): string {
+export function fmtSeconds(seconds: number, locale: string): string {
   const d = reportTexts(locale).duration;
   const s = Math.max(0, Math.round(seconds));
   const parts: [keyof typeof d, number][] = [
@@ -158,7 +158,7 @@ export function fmtSeconds(seconds: number, locale: Locale): string {
   ];
   const shown = parts.filter(([, n]) => n > 0).slice(0, 3);
   if (!shown.length) return fill(d.s, { n: 0 });
-  return shown.map(([u, n]) => fill(d[u], { n })).join(locale === 'en-US' ? ' ' : '');
+  return shown.map(([u, n]) => fill(d[u], { n })).join(locale === 'zh-CN' ? '' : ' ');
 }
 
 /** UTC ms → "2026-11-02 08:00" in the zone ('+08:00'). */

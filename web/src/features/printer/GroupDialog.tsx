@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { carrierApi, contactApi, LOCALES, printGroupApi, REPORT_LIMITS, REPORT_SCHEDULES, type PrintGroupRow, type ReportSchedule } from '@coldwatch/contract';
+import { carrierApi, contactApi, REPORT_LOCALES, printGroupApi, REPORT_LIMITS, REPORT_SCHEDULES, type PrintGroupRow, type ReportSchedule } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { useAction, useCall } from '../../api/hooks';
 import { serverFieldErrors } from '../sys/formRules';
@@ -11,7 +11,7 @@ interface Values {
   carrierIds: number[];
   schedule: ReportSchedule;
   contactIds: number[];
-  locale: (typeof LOCALES)[number];
+  locale: (typeof REPORT_LOCALES)[number];
 }
 
 const INVALIDATES = [printGroupApi.list];
@@ -118,7 +118,7 @@ export function GroupDialog({ target, onClose }: { target: PrintGroupRow | 'new'
           />
         </Form.Item>
         <Form.Item name="locale" label={t('form.locale')}>
-          <Select options={LOCALES.map((l) => ({ value: l, label: t(`locale.${l}`) }))} />
+          <Select options={REPORT_LOCALES.map((l) => ({ value: l, label: t(`locale.${l}`) }))} />
         </Form.Item>
       </Form>
     </Modal>

@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { App } from 'antd';
-import { LOCALES, printGroupApi, reportApi, type Locale, type PrintGroupRow } from '@coldwatch/contract';
+import { REPORT_LOCALES, printGroupApi, reportApi, type ReportLocale as Locale, type PrintGroupRow } from '@coldwatch/contract';
 import { keyOf } from '../../api/call';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
@@ -35,7 +35,7 @@ export function PrintDialog({ group, onClose }: { group: PrintGroupRow | null; o
     if (!group) return;
     setError(null);
     const today = toWall(Date.now(), tz).startOf('day');
-    form.setFieldsValue({ range: [today.subtract(7, 'day'), today.subtract(1, 'day')], locale: (i18n.language === 'en-US' ? 'en-US' : 'zh-CN') as Locale });
+    form.setFieldsValue({ range: [today.subtract(7, 'day'), today.subtract(1, 'day')], locale: (i18n.language === 'zh-CN' ? 'zh-CN' : 'en-US') as Locale });
   }, [group, form, tz, i18n.language]);
 
   const today = toWall(Date.now(), tz).startOf('day');
@@ -78,7 +78,7 @@ export function PrintDialog({ group, onClose }: { group: PrintGroupRow | null; o
           <DatePicker.RangePicker style={{ width: '100%' }} presets={presets} allowClear={false} />
         </Form.Item>
         <Form.Item name="locale" label={t('form.locale')}>
-          <Select options={LOCALES.map((l) => ({ value: l, label: t(`locale.${l}`) }))} />
+          <Select options={REPORT_LOCALES.map((l) => ({ value: l, label: t(`locale.${l}`) }))} />
         </Form.Item>
       </Form>
       <div style={{ color: 'rgba(0,0,0,.55)', fontSize: 12 }}>{t('print.carriers', { names: group?.carriers.map((c) => c.name).join('、') ?? '' })}</div>
