@@ -1,11 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './app/i18n';
+import { i18nReady } from './app/i18n';
 import './app/global.css';
 import { App } from './app/App';
 
-createRoot(document.getElementById('root')!).render(
+// The chosen language's login catalogues are a small chunk of their own (app/i18n.ts).
+void i18nReady.then(() =>
+  createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />
   </StrictMode>,
+  ),
 );

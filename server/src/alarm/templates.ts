@@ -3,12 +3,14 @@ import { DEFAULT_LOCALE, LOW_BATTERY_MARGIN_V, toLocale, type DeviceExceptionCat
 // language, so translators find every user-facing string in one place.
 import en from '../../../packages/contract/locales/en-US/notice.json' with { type: 'json' };
 import zh from '../../../packages/contract/locales/zh-CN/notice.json' with { type: 'json' };
+import ja from '../../../packages/contract/locales/ja-JP/notice.json' with { type: 'json' };
+import es from '../../../packages/contract/locales/es-ES/notice.json' with { type: 'json' };
 import type { Queryable } from '../platform/db/client.js';
 import type { DataCategory, Field } from './segments.js';
 
 type Catalogue = typeof en.notice;
 /** The notice texts of each language (texts.ts renders the SMS and follow-up ones from them too). */
-export const catalogues: Record<Locale, Catalogue> = { 'en-US': en.notice, 'zh-CN': zh.notice };
+export const catalogues: Record<Locale, Catalogue> = { 'en-US': en.notice, 'zh-CN': zh.notice, 'ja-JP': ja.notice, 'es-ES': es.notice };
 
 export interface MailFacts {
   customer: string;
@@ -49,7 +51,7 @@ export function fmtDuration(seconds: number, locale: Locale): string {
   if (h) parts.push(fill(d.h, { n: String(h) }));
   if (min) parts.push(fill(d.m, { n: String(min) }));
   if (s || parts.length === 0) parts.push(fill(d.s, { n: String(s) }));
-  return parts.join(locale === 'zh-CN' ? '' : ' ');
+  return parts.join(locale === 'zh-CN' || locale === 'ja-JP' ? '' : ' ');
 }
 
 /** Subject and plain-text body of an alarm mail in one language. */

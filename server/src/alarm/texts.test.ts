@@ -22,7 +22,7 @@ describe('SMS texts', () => {
     expect(smsSegments(`${'a'.repeat(80)}°`)).toMatchObject({ encoding: 'ucs2', segments: 2 });
   });
 
-  it('fit one segment for every category, follow-up and notice kind, in both languages', () => {
+  it('fit one segment for every category, follow-up and notice kind, in every language', () => {
     for (const locale of LOCALES) {
       const texts: string[] = [];
       for (const category of ['temp_high', 'temp_low', 'hum_high', 'hum_low'] as const) {
@@ -36,7 +36,8 @@ describe('SMS texts', () => {
       texts.push(renderCalibration({ customer: 'D', carrier: 'Vaccine Fridge 2', devNo: 'T9000001', expiry: '2026-12-31' }, locale).sms);
       for (const t of texts) {
         expect(t).not.toMatch(/\{\{/);
-        expect(smsSegments(t), `${locale}: ${t}`).toMatchObject({ segments: 1, encoding: locale === 'zh-CN' ? 'ucs2' : 'gsm7' });
+        // Chinese and Japanese are UCS-2 (70 characters); English and Spanish (worded without á í ó ú) GSM-7.
+        expect(smsSegments(t), `${locale}: ${t}`).toMatchObject({ segments: 1, encoding: locale === 'zh-CN' || locale === 'ja-JP' ? 'ucs2' : 'gsm7' });
       }
     }
   });

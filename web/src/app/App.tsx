@@ -1,11 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from './queryClient';
 import { App as AntApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/es/locale/zh_CN';
-import enUS from 'antd/es/locale/en_US';
 import { BrowserRouter } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { normalizeLang } from './lang';
+import { DEFAULT_LANG, normalizeLang } from './lang';
+import { antdLocaleOf } from './i18n';
 import { SessionReactions } from './reactions';
 import { AppRoutes } from './routes';
 import { ERROR_TOAST_SECONDS } from './errors';
@@ -34,9 +33,9 @@ export const THEME = {
 
 function Providers() {
   const { i18n } = useTranslation();
-  const lang = normalizeLang(i18n.language);
+  const lang = normalizeLang(i18n.language) ?? DEFAULT_LANG;
   return (
-    <ConfigProvider locale={lang === 'en-US' ? enUS : zhCN} componentSize="small" theme={THEME}>
+    <ConfigProvider locale={antdLocaleOf(lang)} componentSize="small" theme={THEME}>
       <AntApp message={{ duration: ERROR_TOAST_SECONDS, maxCount: 3 }}>
         <BrowserRouter>
           <SessionReactions />

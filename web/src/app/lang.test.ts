@@ -10,7 +10,13 @@ describe('language choice (spec §1: cookie, stored setting, browser, Chinese)',
     expect(chooseLanguage({ cookie: undefined, stored: 'en_US', browser: ['zh-CN'] })).toBe('en-US');
   });
   it('ignores values it does not offer and falls through', () => {
-    expect(chooseLanguage({ cookie: 'ja-JP', stored: 'es', browser: ['fr-FR', 'en-GB'] })).toBe('en-US');
+    expect(chooseLanguage({ cookie: 'fr-FR', stored: 'de', browser: ['ko-KR', 'en-GB'] })).toBe('en-US');
+  });
+  it('offers Japanese and Spanish too', () => {
+    expect(chooseLanguage({ cookie: 'ja-JP', stored: 'en-US' })).toBe('ja-JP');
+    expect(chooseLanguage({ stored: 'es_ES', browser: ['zh-CN'] })).toBe('es-ES');
+    expect(chooseLanguage({ browser: ['fr-FR', 'ja', 'en-US'] })).toBe('ja-JP');
+    expect(chooseLanguage({ browser: ['es-MX'] })).toBe('es-ES');
   });
   it('then the browser languages in order', () => {
     expect(chooseLanguage({ browser: ['en-GB', 'zh-CN'] })).toBe('en-US');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LOCALES } from '@coldwatch/contract';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../api/client';
 import { holdsAll } from './auth';
@@ -74,14 +75,35 @@ describe('catalogues', () => {
     Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? flat(v as Record<string, unknown>, `${p}${k}.`) : [`${p}${k}`]));
   // Every namespace: a key in one language only is a string the other language's users would see untranslated.
   const namespaces = [...new Set(Object.keys(files).map((f) => f.split('/').pop()!.replace(/\.json$/, '')))];
+  // Every language of LOCALES against en-US: a missing key in any of them fails here.
+  const others = LOCALES.filter((l) => l !== 'en-US');
   for (const ns of namespaces) {
-    it(`${ns}: both languages carry the same keys`, () => {
-      expect(cat('zh-CN', ns)).toBeDefined();
-      expect(flat(cat('en-US', ns)).sort()).toEqual(flat(cat('zh-CN', ns)).sort());
-    });
+    for (const lang of others) {
+      it(`${ns}: ${lang} carries the keys of en-US`, () => {
+        expect(cat(lang, ns)).toBeDefined();
+        expect(flat(cat(lang, ns)).sort()).toEqual(flat(cat('en-US', ns)).sort());
+      });
+    }
   }
-  it('every namespace exists in both languages', () => {
+  it('every namespace exists in every language', () => {
     const names = (lang: string) => Object.keys(files).filter((f) => f.includes(`/${lang}/`)).map((f) => f.split('/').pop()).sort();
-    expect(names('en-US')).toEqual(names('zh-CN'));
+    for (const lang of others) expect(names(lang)).toEqual(names('en-US'));
+  });
+  it('every language has its shell chunk of catalogues', () => {
+    const chunks = Object.keys(import.meta.glob('./catalogues/*.ts'));
+    expect(chunks.sort()).toEqual(LOCALES.map((l) => `./catalogues/${l}.ts`).sort());
+  });
+  it('placeholders and nested keys survive translation', () => {
+    const tokens = (v: unknown) => (typeof v === 'string' ? [...v.matchAll(/\{\{\s*[\w.]+\s*\}\}|\$t\([^)]*\)|<\/?\d+>/g)].map((m) => m[0]).sort() : []);
+    const values = (o: Record<string, unknown>, p = ''): [string, unknown][] =>
+      Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? values(v as Record<string, unknown>, `${p}${k}.`) : [[`${p}${k}`, v] as [string, unknown]]));
+    const wrong: string[] = [];
+    // zh-CN words a few sentences with other variables (no plural forms); the later languages follow en-US.
+    for (const ns of namespaces)
+      for (const lang of others.filter((l) => l !== 'zh-CN')) {
+        const theirs = new Map(values(cat(lang, ns) ?? {}));
+        for (const [k, v] of values(cat('en-US', ns))) if (theirs.has(k) && tokens(theirs.get(k)).join() !== tokens(v).join()) wrong.push(`${lang} ${ns}:${k}`);
+      }
+    expect(wrong).toEqual([]);
   });
 });

@@ -8,9 +8,8 @@ import { preloadable } from './preloadable';
  * code (antd, the router, the login page) has arrived.
  */
 const signedIn = () => {
-  // The catalogues' chunk downloads beside the i18n module it is added to, not after it.
-  const catalogues = import('./catalogues');
-  return Promise.all([import('./SignedIn'), import('./i18n').then((m) => m.loadCatalogues(catalogues))]).then(([m]) => m);
+  // The current language's catalogues (one chunk) download beside the shell's.
+  return Promise.all([import('./SignedIn'), import('./i18n').then((m) => m.loadCatalogues())]).then(([m]) => m);
 };
 
 /** The guard and the shell. */

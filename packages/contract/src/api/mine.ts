@@ -37,7 +37,7 @@ export const mineApi = {
     path: '/service/mine/locale',
     tag: 'mine',
     summary: 'Store the caller\'s interface language',
-    query: z.object({ lang: z.enum(['zh-CN', 'en-US', 'zh_CN', 'en_US']) }),
+    query: z.object({ lang: z.enum(['zh-CN', 'en-US', 'ja-JP', 'es-ES', 'zh_CN', 'en_US', 'ja_JP', 'es_ES']) }),
     result: z.object({ lang: z.string() }),
   }),
   personal: route({ method: 'PUT', path: '/service/mine/personal', tag: 'mine', summary: 'Change the caller\'s own profile', body: personalBody, result: idResult }),

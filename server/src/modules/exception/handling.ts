@@ -71,7 +71,7 @@ export async function reasonFor(q: Queryable, scope: Scope, reasonId: number, ro
   if (!r) throw notFound();
   if (rows.some((x) => x.customer_id !== r.customer_id)) throw failed('reasonOtherCustomer');
   if (!r.enabled) throw failed('reasonDisabled');
-  const name = locale === 'en-US' ? r.name_en || r.name_zh : r.name_zh || r.name_en;
+  const name = locale === 'zh-CN' ? r.name_zh || r.name_en : r.name_en || r.name_zh;
   return { id: r.id, name };
 }
 

@@ -4,6 +4,7 @@ import {
   Code,
   deviceNo,
   GAS_CODES,
+  LOCALES,
   gatewaySn,
   sampleIntervalSeconds,
   sensorTypeOffered,
@@ -39,7 +40,6 @@ const COLUMNS: Record<SensorKind, Column[]> = {
   magnet: ['devNo', 'gatewaySn', 'carrier', 'sampleInterval', 'description'],
 };
 const REQUIRED: Record<SensorKind, Column[]> = { sensor: ['devNo', 'type', 'gatewaySn'], gas: ['devNo', 'gasCode', 'gatewaySn'], magnet: ['devNo', 'gatewaySn'] };
-const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const headerOf = (c: Column, l: Locale) => translate(`errors.import.sensorColumn.${c}`, l);
 
 /**

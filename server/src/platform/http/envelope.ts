@@ -25,8 +25,25 @@ export function requestLocale(req: FastifyRequest, stored?: Locale | null): Loca
   if (fromCookie) return fromCookie;
   if (stored) return stored;
   const header = req.headers['accept-language'];
-  const first = typeof header === 'string' ? header.split(',')[0] : undefined;
-  return toLocale(first) ?? DEFAULT_LOCALE;
+  return typeof header === 'string' ? (acceptedLocale(header) ?? DEFAULT_LOCALE) : DEFAULT_LOCALE;
+}
+
+/** The first of our languages in an Accept-Language header, by weight ("fr-FR, ja;q=0.8" → ja-JP). */
+export function acceptedLocale(header: string): Locale | undefined {
+  const ranked = header
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
+      return { tag: tag.trim(), q: q ? Number(q[1]) : 1, i };
+    })
+    .filter((e) => e.tag && e.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const { tag } of ranked) {
+    const l = toLocale(tag);
+    if (l) return l;
+  }
+  return undefined;
 }
 
 /** Registers the envelope: locale per request, one error handler for every failure, §8 answers for 404/405. */

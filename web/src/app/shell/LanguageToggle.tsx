@@ -1,20 +1,31 @@
-import { Button } from 'antd';
 import { GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { currentLang, switchLanguage } from '../i18n';
-import { LANGS } from '../lang';
+import { LANGS, type Lang } from '../lang';
 import { langNameKey } from './langName';
 
 /**
- * The signed-out pages' language switch: one button naming the other language (there are two),
- * so that the login page does not load the dropdown and menu of the shell's LanguageSwitch.
+ * The signed-out pages' language switch: a native select of the four languages, each named in
+ * itself, so that the login page does not load the dropdown and menu of the shell's
+ * LanguageSwitch. Choosing one sets the cookie and reloads the page.
  */
 export function LanguageToggle() {
   const { t } = useTranslation();
-  const other = LANGS.find((l) => l !== currentLang()) ?? LANGS[0];
   return (
-    <Button type="text" icon={<GlobalOutlined />} aria-label={t('common:language.switch')} onClick={() => void switchLanguage(other, false)}>
-      {t(langNameKey(other))}
-    </Button>
+    <label style={{ display: 'inline-flex', alignItems: 'center', gap: 6, color: 'rgba(0,0,0,0.65)' }}>
+      <GlobalOutlined aria-hidden />
+      <select
+        aria-label={t('common:language.switch')}
+        value={currentLang()}
+        onChange={(e) => void switchLanguage(e.target.value as Lang, false)}
+        style={{ border: 'none', background: 'transparent', font: 'inherit', color: 'inherit', cursor: 'pointer', padding: '2px 0' }}
+      >
+        {LANGS.map((l) => (
+          <option key={l} value={l}>
+            {t(langNameKey(l))}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

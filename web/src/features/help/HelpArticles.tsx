@@ -16,7 +16,8 @@ import './help.css';
  */
 export function HelpArticles({ code, path }: { code?: string | null; path?: string | null }) {
   const { t, i18n } = useTranslation('help');
-  const lang: Lang = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
+  // The guide is written in Chinese and English: the other languages read the English.
+  const lang: Lang = i18n.language === 'zh-CN' ? 'zh-CN' : 'en-US';
   const phone = usePhone();
   // The guide changes seldom: read once per session.
   const book = useCall(guideRefs.book, {}, { staleTime: Infinity });
