@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { startConsole, type RunningConsole } from './support/console';
-import { launch } from './support/browser';
+import { startConsole, type RunningConsole } from './support/console.js';
+import { launch } from './support/browser.js';
 
 let console_: RunningConsole;
 let browser: Browser;
