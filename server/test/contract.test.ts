@@ -40,6 +40,7 @@ describe('the response contract', () => {
     expect(without.sort()).toEqual([
       'GET /metrics',
       'GET /service/detailData/export',
+      'GET /service/download/record/download',
       'GET /service/gas/importTemplate',
       'GET /service/home/scene/plane/image',
       'GET /service/live/stream',

@@ -2,7 +2,7 @@ import { translate } from '@coldwatch/contract';
 import { scoped } from '../../platform/db/scoped.js';
 import { localTime } from '../../modules/backup/sceneExport.js';
 import { page as exceptionPage, stepsOf } from '../../modules/exception/exception.repository.js';
-import { aboutSheet, col, customerOf, dataScope, type Producer } from './producers.js';
+import { aboutSheet, col, customerOf, dataScope, type Producer } from './context.js';
 
 /*
  * Exception records of a span (the list's filters: carrier, status, category) with their

@@ -7,7 +7,8 @@ import { forJob, markFailed, markStarted, setProgress } from '../../modules/down
 import { generate } from '../../modules/download/download.service.js';
 import { removeChunks } from '../../modules/download/download.store.js';
 import { tableWriter, type TableWriter } from '../../modules/download/table.js';
-import { PRODUCERS, type ExportContext } from './producers.js';
+import { PRODUCERS } from './producers.js';
+import type { ExportContext } from './context.js';
 
 /*
  * The export job (docs/exports.md "Lifecycle"): one run per download record, in a lane of its

@@ -1,7 +1,4 @@
-import { sensorReadings, translate, type ExportFormat, type Locale } from '@coldwatch/contract';
-import type { Db } from '../../platform/db/client.js';
-import type { Scope } from '../../platform/auth/scope.js';
-import { scoped } from '../../platform/db/scoped.js';
+import { sensorReadings, translate, type ExportFormat } from '@coldwatch/contract';
 import type { TableWriter } from '../../modules/download/table.js';
 import { localTime } from '../../modules/backup/sceneExport.js';
 import { readingPage, sensorInScope } from '../../modules/history/history.repository.js';
@@ -9,6 +6,9 @@ import { carrierExport, writeCarrierRows } from '../../modules/detaildata/detail
 import { exportExceptions } from './exceptions.js';
 import { exportStatistics } from './statistic.js';
 import { exportVerifyTask } from './verifyTask.js';
+import { aboutSheet, col, customerOf, dataScope, READ_PAGE, type ExportContext, type Producer } from './context.js';
+
+export type { ExportContext, Producer } from './context.js';
 
 /*
  * What each kind of export writes (docs/exports.md "Kinds"). Every producer reads through the
@@ -17,43 +17,6 @@ import { exportVerifyTask } from './verifyTask.js';
  * and the rest of the process (ingest on PGlite's one connection) take their turn. Times are in
  * the data's customer's time zone, named in the header.
  */
-
-export interface ExportContext {
-  db: Db;
-  scope: Pick<Scope, 'userId' | 'customerIds' | 'sceneIds'>;
-  criteria: Record<string, unknown>;
-  locale: Locale;
-  exportedBy: string;
-  now: number;
-  /** The share done, 0–1 (written to the record at most once a second). */
-  progress: (done: number) => void;
-  /** Throws when the export is to stop (the console is stopping). */
-  checkpoint: () => void;
-}
-
-export type Producer = (ctx: ExportContext, out: TableWriter, format: ExportFormat) => Promise<number>;
-
-/** Readings read per statement: short enough that ingest's batches get their turn between pages. */
-export const READ_PAGE = 5_000;
-
-export const col = (locale: Locale, key: string, tz?: string) => translate(`errors.export.col.${key}`, locale, tz ? { tz: `UTC${tz}` } : undefined);
-
-/** The data scope as the repositories take it (a Scope with only what they read). */
-export const dataScope = (ctx: ExportContext) => ctx.scope as Scope;
-
-/** The customer's name and time zone. */
-export async function customerOf(ctx: ExportContext, customerId: number) {
-  return scoped(ctx.db, dataScope(ctx)).selectFrom('customer as c').select(['c.name', 'c.time_zone as tz']).where('c.id', '=', customerId).executeTakeFirstOrThrow();
-}
-
-/** The last sheet of an xlsx export: who exported what, when, in which time zone (a CSV names the zone in its header). */
-export function aboutSheet(ctx: ExportContext, out: TableWriter, format: ExportFormat, tz: string, facts: [string, string | number][]) {
-  if (format !== 'xlsx') return;
-  const t = (k: string) => translate(`errors.export.about.${k}`, ctx.locale);
-  out.sheet(translate('errors.export.sheet.about', ctx.locale), [t('title'), ''], [20, 60]);
-  const all: [string, string | number][] = [...facts, ['timeZone', `UTC${tz}`], ['exportedBy', ctx.exportedBy], ['exportedAt', localTime(ctx.now, tz)]];
-  for (const [k, v] of all) out.row([t(k), v]);
-}
 
 const fixed = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 

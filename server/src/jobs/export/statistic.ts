@@ -1,7 +1,7 @@
 import { translate, type MeasureFigures } from '@coldwatch/contract';
 import { localTime } from '../../modules/backup/sceneExport.js';
 import { statistics } from '../../modules/statistic/statistic.repository.js';
-import { aboutSheet, col, dataScope, type Producer } from './producers.js';
+import { aboutSheet, col, dataScope, type Producer } from './context.js';
 
 /*
  * Carriers' statistics over a span (docs/statistics.md), computed by the statistic module as its

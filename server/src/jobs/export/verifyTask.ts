@@ -1,7 +1,7 @@
 import { translate, type MappingFigures } from '@coldwatch/contract';
 import { localTime } from '../../modules/backup/sceneExport.js';
 import { detail } from '../../modules/verifytask/verifytask.repository.js';
-import { aboutSheet, col, customerOf, dataScope, type Producer } from './producers.js';
+import { aboutSheet, col, customerOf, dataScope, type Producer } from './context.js';
 
 /*
  * A verification task's results (JJF 1101 mapping figures, docs/statistics.md): the task's

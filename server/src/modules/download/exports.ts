@@ -24,6 +24,9 @@ export interface ExportPayload {
   scope: { customerIds: number[] | null; sceneIds: number[] | null };
 }
 
+/** The data scope the job reads in: the asking user's customers and scene limit, as the repositories take them (sceneLimit.ts applies it). */
+const dataScopeOf = ({ customerIds, sceneIds }: { customerIds: number[] | null; sceneIds: number[] | null }): ExportPayload['scope'] => ({ customerIds, sceneIds });
+
 export interface ExportAsk {
   source: ExportSource;
   format: ExportFormat;
@@ -45,7 +48,7 @@ export async function askExport(deps: AppDeps, req: FastifyRequest, ask: ExportA
   const criteria = { ...ask.criteria, format: ask.format, locale: req.locale ?? 'zh-CN' };
   const created = await mutate(deps.db, req, { module: 'exportTask', method: ask.source, content: `export ${name}`, params: criteria }, async (q) => {
     const rec = await createRecord(q, { customerId: scope.customerId, userId: scope.userId, kind: 'export', source: ask.source, name, format: ask.format, criteria });
-    const payload: ExportPayload = { recordId: rec.id, customerId: rec.customerId, scope: { customerIds: scope.customerIds, sceneIds: scope.sceneIds } };
+    const payload: ExportPayload = { recordId: rec.id, customerId: rec.customerId, scope: dataScopeOf(scope) };
     await setJob(q, rec, await enqueue(q, EXPORT_JOB, payload as unknown as Record<string, unknown>, { maxAttempts: 3 }));
     return { id: rec.id, key: rec.key, name };
   });
