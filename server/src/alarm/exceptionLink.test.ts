@@ -1,7 +1,6 @@
-import net, { type AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../test/helper.js';
+import { startSmtpSink } from '../../test/smtp.js';
 import { createNotifier } from './notifier.js';
 
 /*
@@ -11,9 +10,7 @@ import { createNotifier } from './notifier.js';
  */
 
 let t: TestCtx;
-let server: SMTPServer;
-let port: number;
-const mails: string[] = [];
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let exA: number;
 
 /** The text of a raw single-part mail, quoted-printable or base64 undone. */
@@ -28,25 +25,7 @@ function textOf(raw: string): string {
 }
 
 beforeAll(async () => {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 50,
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(textOf(Buffer.concat(chunks).toString('utf8')));
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+  smtp = await startSmtpSink();
   t = await setup();
   await t.db.query(`UPDATE app_user SET locale = 'en-US' WHERE account = 'alpha'`);
   exA = (await t.db.one<{ id: number }>(
@@ -56,7 +35,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((r) => server?.close(() => r()));
+  await smtp?.stop();
 });
 
 async function sendOne(publicUrl: string | undefined, exceptionId: number | null, customerId = t.tenants.a.customerId) {
@@ -66,14 +45,14 @@ async function sendOne(publicUrl: string | undefined, exceptionId: number | null
   ]);
   // One millisecond ahead: the row's next_attempt_at has microseconds and Date.now() floors them,
   // so a pass within the insert's millisecond would otherwise find nothing due (a CI run did).
-  const notifier = createNotifier(t.db, { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'console@cold.test', publicUrl }, { now: () => Date.now() + 1 });
+  const notifier = createNotifier(t.db, { smtpUrl: smtp.url, mailFrom: 'console@cold.test', publicUrl }, { now: () => Date.now() + 1 });
   try {
     expect(await notifier.pass()).toBe(1);
     await notifier.idle();
   } finally {
     notifier.close();
   }
-  return mails.at(-1)!;
+  return textOf(smtp.mails.at(-1)!);
 }
 
 describe('the /exDetail link in the alarm e-mail', () => {

@@ -1,7 +1,6 @@
-import net, { type AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
+import { startSmtpSink } from '../../../test/smtp.js';
 import { call, seedRecords, type Records } from '../shared/records.fixture.js';
 import { createNotifier } from '../../alarm/notifier.js';
 import { runReportSchedule } from '../../jobs/reportSchedule.js';
@@ -33,36 +32,16 @@ describe('the periods of a schedule', () => {
 
 let t: TestCtx;
 let a: Records;
-let server: SMTPServer;
-let port: number;
-const mails: string[] = [];
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 
 beforeAll(async () => {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 50,
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+  smtp = await startSmtpSink();
   t = await setup();
   a = await seedRecords(t, 'alpha', 'Alpha', 'A1');
 }, 180_000);
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((r) => server?.close(() => r()));
+  await smtp?.stop();
 });
 
 /** The attachment of a raw multipart mail with this content type, decoded. */
@@ -108,7 +87,7 @@ describe('a scheduled report', () => {
 
     const notice = await t.db.one<{ id: number; report_id: number; type: string; recipient: string }>(`SELECT id, report_id, type, recipient FROM notice_log WHERE report_id = $1`, [rows[0].id]);
     expect(notice).toMatchObject({ type: 'report', recipient: 'qa@alpha.test' });
-    const notifier = createNotifier(t.db, { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'console@cold.test' }, { now: () => Date.now() + 1 });
+    const notifier = createNotifier(t.db, { smtpUrl: smtp.url, mailFrom: 'console@cold.test' }, { now: () => Date.now() + 1 });
     try {
       expect(await notifier.pass()).toBe(1);
       await notifier.idle();
@@ -117,7 +96,7 @@ describe('a scheduled report', () => {
     }
     const sent = await t.db.one<{ status: number }>('SELECT status FROM notice_log WHERE id = $1', [notice!.id]);
     expect(sent!.status).toBe(1);
-    const raw = mails.at(-1)!;
+    const raw = smtp.mails.at(-1)!;
     expect(raw).toMatch(/multipart\/mixed/i);
     const pdf = attachmentOf(raw, 'application/pdf');
     expect(pdf).not.toBeNull();
