@@ -7,11 +7,12 @@ import { startConsole, type RunningConsole } from './support/console.js';
 import { signInOn } from './support/signIn.js';
 
 /**
- * Transport in Chromium (issue 31, docs/transport.md): the demo's Vaccine Van 01 leaves the Fleet
- * yard and reaches the Pudong clinic (heartbeats with GPS and readings over the HTTP ingest API,
- * the van's gateway secret reset through the API): the places start and end its trip by
- * themselves; /transHistory lists it with its route and playback; its transport code opens the
- * receiver's page on a 390 px phone without a login; an altered code is refused.
+ * Transport in Chromium (issue 31, docs/transport.md): the clinic is made a place on /transHistory;
+ * the demo's Vaccine Van 01 leaves the Fleet yard (the demo's place) and reaches the clinic
+ * (heartbeats with GPS and readings over the HTTP ingest API, the van's gateway secret reset
+ * through the API): the places start and end its trip by themselves; /transHistory lists it with
+ * its route and playback; its transport code opens the receiver's page on a 390 px phone without
+ * a login; an altered code is refused.
  */
 const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/screenshots');
 const VAN = { sn: 'DE3000000004', dev: 'T1000010' };
@@ -46,6 +47,20 @@ afterAll(async () => {
 });
 
 describe('transport', () => {
+  it('makes the clinic a place on /transHistory', async () => {
+    await page.goto(`${console_.url}/transHistory`);
+    const places = page.getByTestId('places');
+    await places.locator('.ant-table-row', { hasText: 'Fleet yard' }).waitFor();
+    await places.getByRole('button', { name: 'Add place' }).click();
+    const dialog = page.locator('.ant-modal-wrap:visible');
+    await dialog.getByLabel('Name').fill('Pudong clinic');
+    await dialog.getByLabel('Latitude').fill('31.2214');
+    await dialog.getByLabel('Longitude').fill('121.5445');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await places.locator('.ant-table-row', { hasText: 'Pudong clinic' }).waitFor();
+    expect(await places.locator('.ant-table-row', { hasText: 'Pudong clinic' }).innerText()).toContain('300 m');
+  }, 120_000);
+
   it('the van leaves the yard and reaches the clinic: the places start and end its trip', async () => {
     const gw = (await call(page, 'GET', `/service/gateway/page?iDisplayStart=0&iDisplayLength=5&sn=${VAN.sn}`)).rows[0];
     const { secret } = await call(page, 'POST', `/service/gateway/resetSecret?id=${gw.id}`);

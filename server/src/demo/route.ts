@@ -3,8 +3,9 @@ import type { RoutePlan } from '@coldwatch/simulator';
 /**
  * The route of the demo's vehicles (Vaccine Van 01, docs/transport.md): from the fleet yard by
  * Huangpu (the Fleet scene) along Yan'an Road and across the river to a clinic in Pudong, 40
- * minutes each way with 40-minute stops at each end. A place at each end (DEMO_PLACES) makes each
- * way a trip of its own: leaving the yard starts one, reaching the clinic ends it, and back.
+ * minutes each way with 40-minute stops at each end. The yard is a place (DEMO_PLACES): leaving it
+ * starts a delivery trip, coming back ends it, and the 40 minutes at the clinic in between open
+ * "retention" at its default of 30.
  */
 export const VAN_ROUTE: RoutePlan = {
   points: [
@@ -23,8 +24,5 @@ export const VAN_ROUTE: RoutePlan = {
   stopMs: 40 * 60_000,
 };
 
-/** The places at the ends of VAN_ROUTE (docs/transport.md "Places"), seeded for the demo customer. */
-export const DEMO_PLACES = [
-  { name: 'Fleet yard', ...VAN_ROUTE.points[0], radiusM: 300 },
-  { name: 'Pudong clinic', ...VAN_ROUTE.points[VAN_ROUTE.points.length - 1], radiusM: 300 },
-] as const;
+/** The demo customer's places (docs/transport.md "Places"): the yard VAN_ROUTE starts from. */
+export const DEMO_PLACES = [{ name: 'Fleet yard', ...VAN_ROUTE.points[0], radiusM: 300 }] as const;
