@@ -12,7 +12,7 @@ import type { Records } from '../src/modules/shared/records.fixture.js';
 export interface Walked {
   method: string;
   url: string;
-  config: { public?: boolean; funcs?: string[]; stream?: boolean };
+  config: { public?: boolean; funcs?: string[]; stream?: boolean; read?: boolean };
   schema?: { querystring?: unknown; body?: unknown; params?: unknown };
 }
 

@@ -68,7 +68,7 @@ export const downloadRoutes: Module = (app, deps) => {
 
   serve(app, downloadApi.page, view, async (req) => page(db, req.scope, req.query, req.locale, await exportDays(deps)));
   serve(app, downloadApi.detail, view, async (req) => (await detail(db, req.scope, req.query.id, req.locale, await exportDays(deps))) ?? Promise.reject(notFound()));
-  serve(app, downloadApi.progress, view, async (req) => generating(db, req.scope, req.locale));
+  serve(app, downloadApi.progress, { ...view, read: true }, async (req) => generating(db, req.scope, req.locale));
   serve(app, downloadApi.userProgress, view, async (req) => byKeys(db, req.scope, req.query.keys, req.locale));
 
   serve(app, downloadApi.download, view, async (req, reply) => {

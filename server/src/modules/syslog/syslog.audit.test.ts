@@ -123,7 +123,8 @@ function callsFor(r: Walked, skip: number[] = []) {
 const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const mutations = () =>
   routes
-    .filter((r) => r.url.startsWith('/service/') && WRITES.includes(r.method) && !r.config.stream)
+    // A route that declares itself a read (a POST of the spec that changes nothing) is no write.
+    .filter((r) => r.url.startsWith('/service/') && WRITES.includes(r.method) && !r.config.stream && !r.config.read)
     // logging in and out is logged by the login itself, and would replace the walker's session
     .filter((r) => !/\/(login|logout)$/.test(r.url))
     .sort((x, y) => WRITES.indexOf(x.method) - WRITES.indexOf(y.method));

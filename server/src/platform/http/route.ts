@@ -24,6 +24,11 @@ export interface Access {
   /** An answer that stays open (SSE). */
   stream?: boolean;
   /**
+   * A POST the spec names that changes nothing (§7 download/record/progress, polled every
+   * second): not a write, so it leaves no system-log row (syslog.audit.test.ts skips it).
+   */
+  read?: boolean;
+  /**
    * Invalid input reaches the handler as `req.validationError` instead of a 400, for the
    * calls whose §8 answers name a specific code (user 412/414) or whose refusal must leave
    * its system-log row.
