@@ -2,6 +2,7 @@ export * from './codes.js';
 export * from './enums.js';
 export * from './sample.js';
 export * from './board.js';
+export * from './home.js';
 export * from './rules.js';
 export * from './schemas.js';
 export * from './locale.js';
