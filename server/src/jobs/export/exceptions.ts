@@ -1,6 +1,7 @@
 import { translate } from '@coldwatch/contract';
 import { scoped } from '../../platform/db/scoped.js';
 import { localTime } from '../../modules/backup/sceneExport.js';
+import { wallClock } from '../../modules/download/table.js';
 import { page as exceptionPage, stepsOf } from '../../modules/exception/exception.repository.js';
 import { aboutSheet, col, customerOf, dataScope, type Producer } from './context.js';
 
@@ -19,6 +20,7 @@ export const exportExceptions: Producer = async (ctx, out, format) => {
   const { name: customer, tz } = await customerOf(ctx, ctx.scope.customerIds?.[0] ?? 0).catch(() => ({ name: '', tz: '+08:00' }));
   const L = ctx.locale;
   const t = (k: string) => col(L, k, tz);
+  const at = wallClock(tz);
   const cat = (k: string) => translate(`errors.backup.category.${k}`, L);
   const statusText = (s: number) => translate(`errors.backup.status.${s}`, L);
   out.sheet(translate('errors.export.sheet.exceptions', L), [t('id'), t('carrier'), t('device'), t('category'), t('start'), t('end'), t('duration'), t('peak'), t('status'), t('ongoing'), t('reason'), t('measures')], [8, 24, 14, 20, 20, 20, 12, 12, 12, 10, 30, 40]);
@@ -34,7 +36,7 @@ export const exportExceptions: Producer = async (ctx, out, format) => {
       const start = Number(e.startTs);
       const end = e.endTs === null || e.endTs === undefined ? null : Number(e.endTs);
       out.row([
-        Number(e.id), (e.carrierName as string) ?? '', (e.devNo as string) ?? '', cat(String(e.category)), localTime(start, tz), end === null ? '' : localTime(end, tz),
+        Number(e.id), (e.carrierName as string) ?? '', (e.devNo as string) ?? '', cat(String(e.category)), at(start), at(end),
         end === null ? null : Math.round((end - start) / 60_000), (e.peakValue as number | null) ?? null, statusText(Number(e.status)), e.ongoing ? t('yes') : t('no'), (e.reason as string) ?? '', (e.measures as string) ?? '',
       ]);
     }
@@ -47,7 +49,7 @@ export const exportExceptions: Producer = async (ctx, out, format) => {
   const k = scoped(ctx.db, scope);
   for (const [i, id] of ids.entries()) {
     for (const s of await stepsOf(k, id)) {
-      out.row([id, s.action, s.userName || s.userAccount, localTime(s.signedAt, tz), s.meaning ?? '', s.reason ?? '', s.measures ?? '', s.judgement ?? '', s.comment ?? '']);
+      out.row([id, s.action, s.userName || s.userAccount, at(s.signedAt), s.meaning ?? '', s.reason ?? '', s.measures ?? '', s.judgement ?? '', s.comment ?? '']);
     }
     if (i % 100 === 99) {
       ctx.checkpoint();

@@ -1,5 +1,5 @@
 import { sensorReadings, translate, type ExportFormat } from '@coldwatch/contract';
-import type { TableWriter } from '../../modules/download/table.js';
+import { wallClock, type TableWriter } from '../../modules/download/table.js';
 import { localTime } from '../../modules/backup/sceneExport.js';
 import { readingPage, sensorInScope } from '../../modules/history/history.repository.js';
 import { carrierExport, writeCarrierRows } from '../../modules/detaildata/detaildata.export.js';
@@ -38,13 +38,14 @@ const history: Producer = async (ctx, out, format) => {
       : (t !== null && sensor.tempMin !== null && t < sensor.tempMin) || (h !== null && sensor.humMin !== null && h < sensor.humMin)
         ? low
         : null;
+  const at = wallClock(tz);
   let rows = 0;
   let after: string | null = null;
   for (;;) {
     ctx.checkpoint();
     const page = await readingPage(ctx.db, sensor, start, end, after, READ_PAGE);
     for (const r of page) {
-      out.row([localTime(r.ts, tz), sensor.devNo, sensor.carrierName ?? '', ...fields.map((f) => (f === 'temp' || f === 'hum' || f === 'volt' || f === 'gas' ? fixed(r[f]) : r[f])), state(r.temp, r.hum)]);
+      out.row([at(r.ts), sensor.devNo, sensor.carrierName ?? '', ...fields.map((f) => (f === 'temp' || f === 'hum' || f === 'volt' || f === 'gas' ? fixed(r[f]) : r[f])), state(r.temp, r.hum)]);
     }
     rows += page.length;
     if (page.length) ctx.progress((page[page.length - 1].ts - start + 1) / (end - start + 1));

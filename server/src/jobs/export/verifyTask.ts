@@ -1,5 +1,5 @@
 import { translate, type MappingFigures } from '@coldwatch/contract';
-import { localTime } from '../../modules/backup/sceneExport.js';
+import { wallClock, type Cell } from '../../modules/download/table.js';
 import { detail } from '../../modules/verifytask/verifytask.repository.js';
 import { aboutSheet, col, customerOf, dataScope, type Producer } from './context.js';
 
@@ -18,11 +18,12 @@ export const exportVerifyTask: Producer = async (ctx, out, format) => {
   const t = (k: string) => col(L, k, tz);
   out.sheet(translate('errors.export.sheet.verifyTask', L), [t('name'), t('value')], [36, 40]);
   const res = task.result;
-  const lines: [string, string | number | null][] = [
+  const at = wallClock(tz);
+  const lines: [string, Cell][] = [
     [t('name'), task.name],
     [t('carrier'), task.carrierName],
-    [t('start'), localTime(task.recordStart, tz)],
-    [t('end'), localTime(task.endedAt ?? task.endTime, tz)],
+    [t('start'), at(task.recordStart)],
+    [t('end'), at(task.endedAt ?? task.endTime)],
   ];
   const figures = (label: string, f: MappingFigures | null | undefined) => {
     if (!f) return;

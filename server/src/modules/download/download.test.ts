@@ -67,8 +67,10 @@ describe('exports', () => {
     const sheet = book.worksheets[0];
     expect(sheet.rowCount).toBe(N + 1);
     expect(String(sheet.getRow(1).getCell(1).value)).toBe('时间（UTC+08:00）');
-    // 2025-07-01 00:00 UTC is 08:00 in the customer's zone; minute 100 is above the zone.
-    expect(sheet.getRow(2).getCell(1).value).toBe('2025-07-01 08:00:00');
+    // 2025-07-01 00:00 UTC is 08:00 in the customer's zone, a date-time cell of that wall clock
+    // (exceljs hands it over as that clock's time in UTC); minute 100 is above the zone.
+    expect(sheet.getRow(2).getCell(1).value).toEqual(new Date('2025-07-01T08:00:00.000Z'));
+    expect(sheet.getRow(2).getCell(1).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     expect(sheet.getRow(102).getCell(4).value).toBe(10);
     expect(sheet.getRow(102).values).toContain('高于区间');
     expect(sheet.getRow(103).values).not.toContain('高于区间');

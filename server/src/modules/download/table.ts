@@ -1,20 +1,24 @@
 import type { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import ExcelJS from 'exceljs';
 import { CSV_BOM, csvLine, type ExportFormat } from '@coldwatch/contract';
+import { WallTime, WorkbookWriter, type XlsxCell } from '../../platform/xlsx/workbookWriter.js';
 import { drained } from '../backup/stream.js';
+
+export { wallClock } from '../../platform/xlsx/workbookWriter.js';
 
 /*
  * One writer of tables for every export (docs/exports.md "Formats"): sheets of a header and
- * rows, written as xlsx through exceljs' streaming writer (a row is zipped as it is added and
- * never kept) or as CSV by the contract's rules (csv.ts: UTF-8 with a byte-order mark, cells a
- * spreadsheet would run as a formula defused). In xlsx a number stays a number and text is
- * written as text (never as a formula, whatever it starts with); a sheet holds at most
+ * rows, written as xlsx through the console's own streaming workbook writer
+ * (platform/xlsx/workbookWriter.ts: a row is deflated into the file as it is added and never
+ * kept) or as CSV by the contract's rules (csv.ts: UTF-8 with a byte-order mark, cells a
+ * spreadsheet would run as a formula defused). In xlsx a number stays a number, a time
+ * (`wallClock(tz)(ms)`) is a date-time cell, and text is written as text (never as a formula,
+ * whatever it starts with); in CSV a time is `YYYY-MM-DD HH:mm:ss`. A sheet holds at most
  * SHEET_ROWS rows and the rest go on "<name> (2)" under the same header. A CSV file has one
  * table: a second sheet follows the first after an empty line and a line naming it.
  */
 
-export type Cell = string | number | null | undefined;
+export type Cell = XlsxCell;
 
 /** Data rows of one sheet: Excel's 1,048,576 less the header. */
 export const SHEET_ROWS = 1_048_575;
@@ -29,49 +33,38 @@ export interface TableWriter {
   end(): Promise<void>;
 }
 
-/** Excel's sheet names: at most 31 characters, none of []:*?/\ . */
-const sheetName = (s: string) => s.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31) || 'Sheet';
-
 export function tableWriter(format: ExportFormat, out: Writable): TableWriter {
   return format === 'csv' ? csvWriter(out) : xlsxWriter(out);
 }
 
 function xlsxWriter(out: Writable): TableWriter {
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
-  let ws: ExcelJS.Worksheet | null = null;
+  const book = new WorkbookWriter(out);
   let current = { name: '', header: [] as string[], widths: undefined as number[] | undefined, part: 1, rows: 0 };
-  const open = () => {
-    const name = current.part === 1 ? current.name : `${current.name.slice(0, 26)} (${current.part})`;
-    ws = book.addWorksheet(sheetName(name));
-    if (current.widths) ws.columns = current.widths.map((width) => ({ width }));
-    ws.addRow(current.header).commit();
-  };
   return {
     sheet(name, header, widths) {
-      ws?.commit();
       current = { name, header, widths, part: 1, rows: 0 };
-      open();
+      book.sheet(name, header, widths);
     },
     row(cells) {
       if (current.rows === SHEET_ROWS) {
-        ws!.commit();
         current.part++;
         current.rows = 0;
-        open();
+        book.sheet(`${current.name.slice(0, 26)} (${current.part})`, current.header, current.widths);
       }
-      ws!.addRow(cells.map((c) => (c === undefined ? null : c))).commit();
+      book.row(cells);
       current.rows++;
     },
     async breathe() {
+      book.flush();
       await drained(out);
       await nextTurn();
     },
-    async end() {
-      ws?.commit();
-      await book.commit();
-    },
+    end: () => book.end(),
   };
 }
+
+/** A time as CSV writes it: the wall clock's `YYYY-MM-DD HH:mm:ss`. */
+const csvCells = (cells: Cell[]) => cells.map((c) => (c instanceof WallTime ? new Date(c.ms).toISOString().slice(0, 19).replace('T', ' ') : c === undefined ? null : c));
 
 function csvWriter(out: Writable): TableWriter {
   let text = CSV_BOM;
@@ -86,7 +79,7 @@ function csvWriter(out: Writable): TableWriter {
       text += `${csvLine(header)}\r\n`;
     },
     row(cells) {
-      text += `${csvLine(cells.map((c) => (c === undefined ? null : c)))}\r\n`;
+      text += `${csvLine(csvCells(cells))}\r\n`;
       if (text.length > 64 * 1024) flush();
     },
     async breathe() {

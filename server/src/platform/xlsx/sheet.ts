@@ -1,9 +1,10 @@
-import ExcelJS from 'exceljs';
+import { Writable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { Code } from '@coldwatch/contract';
 import { AppError } from '../http/errors.js';
 import { firstSheetParts, scanPart } from './parts.js';
 import { cellTooLong, MAX_CELL_CHARS } from './xml.js';
+import { WorkbookWriter } from './workbookWriter.js';
 import { openZip, type Zip } from './zip.js';
 
 /**
@@ -224,13 +225,12 @@ export async function readSheet(data: Buffer): Promise<{ header: string[]; rows:
 
 /** A template: the header, an example row, and a second sheet explaining the coded columns. */
 export async function writeTemplate(sheetName: string, header: string[], example: string[], codes: { title: string; rows: [string, string][] }): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet(sheetName);
-  ws.addRow(header).font = { bold: true };
-  ws.addRow(example);
-  ws.columns.forEach((c) => (c.width = 22));
-  const help = wb.addWorksheet(codes.title);
-  for (const r of codes.rows) help.addRow(r);
-  help.columns.forEach((c) => (c.width = 32));
-  return Buffer.from(await wb.xlsx.writeBuffer());
+  const parts: Buffer[] = [];
+  const book = new WorkbookWriter(new Writable({ write: (chunk: Buffer, _enc, done) => (parts.push(chunk), done()) }));
+  book.sheet(sheetName, header, header.map(() => 22));
+  book.row(example);
+  book.sheet(codes.title, null, [32, 32]);
+  for (const r of codes.rows) book.row(r);
+  await book.end();
+  return Buffer.concat(parts);
 }
