@@ -107,6 +107,31 @@ export function mqttSuite(transport: Transport): SuiteCtx {
     expect(await count(foreign.id)).toBe(0);
   });
 
+  it('refuses back-filled readings older than the retention window or far ahead one by one, with the reason, and stores the rest', async () => {
+    const g = await enrol(ctx.t.db, ctx.t.tenants.a.customerId, 1);
+    const c = await ctx.connect(g);
+    const [s] = g.sensors;
+    const now = Date.now();
+    // Under GxP the window is 5 years (1,827 days by default): 2,000 days back is outside, 3 days back inside.
+    const sent = [now - 2000 * 86_400_000, now - 3 * 86_400_000, now + 2 * 3_600_000, 1e20, now - 1000];
+    await c.publishAsync(`cc/${g.sn}/up/data`, data(sent.map((ts, i) => ({ dev: s.dev, ts, temp: i }))), { qos: 1 });
+    await until(async () => (await count(s.id)) === 2, 'the readings inside the window');
+    expect(await rows(s.id)).toEqual([
+      { t: sent[1], temp: 1 },
+      { t: sent[4], temp: 4 },
+    ]);
+    const rejects = await ctx.t.db.query<{ dev_no: string; reason: string; detail: string }>(`SELECT dev_no, reason, detail FROM ingest_reject WHERE gateway_sn = $1 ORDER BY id`, [g.sn]);
+    expect(rejects.map((r) => [r.dev_no, r.reason])).toEqual([
+      [s.dev, 'too_old'],
+      [s.dev, 'in_future'],
+      [s.dev, 'in_future'],
+    ]);
+    expect(rejects[0].detail).toMatch(new RegExp(`^ts=${sent[0]} \\(${new Date(sent[0]).toISOString()}\\) is before the retention window of 1827 days \\(oldest accepted 20`));
+    expect(rejects[1].detail).toMatch(/is more than 10 min ahead of the console's clock \(latest accepted 20/);
+    // A clock so wrong that no date holds it is named by its number.
+    expect(rejects[2].detail).toMatch(/^ts=100000000000000000000 \(100000000000000000000\) is more than 10 min ahead/);
+  });
+
   it('updates the gateway on a heartbeat', async () => {
     const c = await ctx.connect(ctx.gwB);
     await c.publishAsync(`cc/${ctx.gwB.sn}/up/heartbeat`, JSON.stringify({ ts: Date.now(), power: 'battery', tcp: false, lte: true, wanIp: '198.51.100.4', gps: { lat: 1.5, lng: 2.5 } }), { qos: 1 });

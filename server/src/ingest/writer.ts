@@ -77,6 +77,20 @@ const isDataError = (err: unknown) => /^2[23]/.test(String((err as { code?: unkn
 
 /** The database chose the batch as a deadlock or serialization victim: nothing is wrong with it, written again it commits. */
 const isTransient = (err: unknown) => ['40P01', '40001'].includes(String((err as { code?: unknown })?.code ?? ''));
+/** An epoch-ms time as ISO text, or the number itself when no date can hold it (a broken clock's 1e20). */
+const iso = (ms: number) => (Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : String(ms));
+
+/**
+ * The reject log's detail of a reading outside the accepted window says which edge it crossed,
+ * so that whoever reads the log can tell a gateway's wrong clock from a buffer older than the
+ * retention the console keeps (docs/ingest.md "The path of a reading").
+ */
+function windowDetail(reason: string, ts: number, days: number, oldest: number, newest: number): string {
+  if (reason === 'too_old') return `ts=${ts} (${iso(ts)}) is before the retention window of ${days} days (oldest accepted ${iso(oldest)})`;
+  if (reason === 'in_future') return `ts=${ts} (${iso(ts)}) is more than ${FUTURE_TOLERANCE_MS / 60_000} min ahead of the console's clock (latest accepted ${iso(newest)})`;
+  return `ts=${ts}`;
+}
+
 /** Attempts of a batch that keeps being chosen as a victim, before it fails (and its messages go unacknowledged). */
 const VICTIM_ATTEMPTS = 5;
 
@@ -127,7 +141,8 @@ export class ReadingWriter {
   /** Validated readings from an authenticated gateway; unknown, foreign and out-of-window readings are rejected one by one. */
   async submit(gw: GatewayInfo, readings: DeviceReading[], refused: RefusedReading[] = []): Promise<IngestResult> {
     const sensors = await this.directory.sensorsFor(readings.map((r) => r.dev));
-    const oldest = Date.now() - (await this.retentionDays()) * 86_400_000;
+    const days = await this.retentionDays();
+    const oldest = Date.now() - days * 86_400_000;
     const newest = Date.now() + FUTURE_TOLERANCE_MS;
     const { batch, msg, promise } = this.enqueue(gw);
     const rejects: Reject[] = refused.map((r) => ({ sn: gw.sn, customerId: gw.customerId, ...r }));
@@ -140,7 +155,7 @@ export class ReadingWriter {
       else if (r.ts < oldest) reason = 'too_old';
       else if (r.ts > newest) reason = 'in_future';
       if (reason) {
-        rejects.push({ sn: gw.sn, customerId: gw.customerId, dev: r.dev, reason, detail: `ts=${r.ts}` });
+        rejects.push({ sn: gw.sn, customerId: gw.customerId, dev: r.dev, reason, detail: windowDetail(reason, r.ts, days, oldest, newest) });
       } else {
         batch.items.push({ sensor: sensor!, r, msg });
       }
