@@ -1,5 +1,6 @@
 import { NOTICE_STATUS, type NoticeChannel, type SkipReason } from '@coldwatch/contract';
 import type { Queryable } from '../platform/db/client.js';
+import { copyText } from '../platform/db/copy.js';
 import { addressSql, channelAllowedSql, inHoursSql } from './trigger.js';
 
 /*
@@ -32,23 +33,50 @@ export const peopleSql = (p: string) => `
     JOIN contact ct ON ct.customer_id = p.customer_id AND ((ct.group_name <> '' AND ct.group_name = ANY(t.group_names)) OR ct.alarm_level = ANY(t.levels))`;
 
 /**
- * Each point's rule at time `now` (relation i: x, carrier_id, category): its trigger, whether the
- * alarm is paused, whether the trigger covers the category, whether `now` is within its hours,
- * the channels in force then (the customer's master switches applied) and the levels told then
- * (null: all). Carriers with their alarm off are left out.
+ * The rule of each trigger for its customer at time `now` (relation d: tid, customer_id; tid null:
+ * a carrier without a trigger): whether `now` is within its hours, the channels in force then (the
+ * customer's master switches applied) and the levels told then (null: all). Once per pair, not
+ * once per point: the hours are the costly part, and ten thousand points share a few triggers.
  */
-export const pointsSql = (i: string, now: string) => `
-  SELECT i.x, i.carrier_id, k.customer_id, t.id AS tid, k.trigger_id IS NOT NULL AS has_trigger,
-         coalesce(k.paused_until > ${now}, false) AS paused,
-         (t.id IS NULL OR i.category = ANY(t.categories)) AS covered,
-         (t.id IS NULL OR ${inHoursSql('t', now, 'cu.time_zone')}) AS in_hours,
+const rulesSql = (d: string, now: string) => `
+  SELECT d.tid, d.customer_id, t.categories, t.id IS NULL OR h.in_hours AS in_hours,
          coalesce(t.escalate_after_min, 0) AS escalate_after_min,
-         ARRAY(SELECT ch FROM unnest(CASE WHEN t.id IS NULL THEN ARRAY['email'] WHEN ${inHoursSql('t', now, 'cu.time_zone')} THEN t.channels ELSE t.off_channels END) AS ch
-                WHERE ${channelAllowedSql('ch', 'cu')}) AS channels,
-         CASE WHEN t.id IS NULL OR cardinality(t.off_levels) = 0 OR ${inHoursSql('t', now, 'cu.time_zone')} THEN NULL ELSE t.off_levels END AS only_levels,
-         cardinality(CASE WHEN t.id IS NULL THEN ARRAY['email'] WHEN ${inHoursSql('t', now, 'cu.time_zone')} THEN t.channels ELSE t.off_channels END) AS raw_channels
-    FROM ${i} i JOIN carrier k ON k.id = i.carrier_id AND k.alarm_on JOIN customer cu ON cu.id = k.customer_id
-    LEFT JOIN alarm_trigger t ON t.id = k.trigger_id`;
+         ARRAY(SELECT ch FROM unnest(c.raw) AS ch WHERE ${channelAllowedSql('ch', 'cu')}) AS channels,
+         CASE WHEN t.id IS NULL OR cardinality(t.off_levels) = 0 OR h.in_hours THEN NULL ELSE t.off_levels END AS only_levels,
+         cardinality(c.raw) AS raw_channels
+    FROM ${d} d JOIN customer cu ON cu.id = d.customer_id LEFT JOIN alarm_trigger t ON t.id = d.tid
+   CROSS JOIN LATERAL (SELECT t.id IS NOT NULL AND ${inHoursSql('t', now, 'cu.time_zone')} AS in_hours) h
+   CROSS JOIN LATERAL (SELECT CASE WHEN t.id IS NULL THEN ARRAY['email'] WHEN h.in_hours THEN t.channels ELSE t.off_channels END AS raw) c`;
+
+/**
+ * Each point (relation i: x, carrier_id, category) with its rule now: whether the alarm is paused
+ * and whether its trigger covers the category. Carriers with their alarm off are left out.
+ */
+const POINTS = `
+  WITH i AS (SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[]) AS i(x, carrier_id, category)),
+  k AS (SELECT i.x, i.carrier_id, i.category, k.customer_id, k.trigger_id AS tid, coalesce(k.paused_until > now(), false) AS paused
+          FROM i JOIN carrier k ON k.id = i.carrier_id AND k.alarm_on),
+  r AS (${rulesSql('(SELECT DISTINCT tid, customer_id FROM k)', 'now()')})
+  SELECT k.x, k.carrier_id, k.customer_id, k.tid, k.paused, k.tid IS NULL OR k.category = ANY(r.categories) AS covered,
+         r.in_hours, r.escalate_after_min, r.channels, r.only_levels, r.raw_channels
+    FROM k JOIN r ON r.customer_id = k.customer_id AND coalesce(r.tid, 0) = coalesce(k.tid, 0)`;
+
+/**
+ * The people of these carriers (their own contacts, via 'c') and triggers (their contacts, and
+ * every contact of their groups and levels, via 't'), each once per carrier or trigger rather than
+ * once per point; the points are given theirs in resolveRecipients, only of the point's customer.
+ */
+const PEOPLE = `
+  SELECT 'c' AS via, cc.carrier_id AS key, ct.id, ct.customer_id, ct.alarm_level, ct.email, ct.phone, ct.locale
+    FROM carrier_contact cc JOIN contact ct ON ct.id = cc.contact_id WHERE cc.carrier_id = ANY($1::int[])
+  UNION ALL
+  SELECT 't', tc.trigger_id, ct.id, ct.customer_id, ct.alarm_level, ct.email, ct.phone, ct.locale
+    FROM alarm_trigger_contact tc JOIN contact ct ON ct.id = tc.contact_id WHERE tc.trigger_id = ANY($2::int[])
+  UNION ALL
+  SELECT 't', t.id, ct.id, ct.customer_id, ct.alarm_level, ct.email, ct.phone, ct.locale
+    FROM alarm_trigger t JOIN contact ct ON ct.customer_id = t.customer_id
+     AND ((ct.group_name <> '' AND ct.group_name = ANY(t.group_names)) OR ct.alarm_level = ANY(t.levels))
+   WHERE t.id = ANY($2::int[])`;
 
 /** Why an exception went to nobody: the notice_log row that says so (status skipped, result = this key; the contract's SKIP_REASONS, which the notice log page names). */
 export type { SkipReason };
@@ -85,49 +113,57 @@ export interface Subject {
 }
 
 interface PointRow {
-  x: number;
+  x: string | number;
+  carrier_id: number;
   customer_id: number;
+  tid: number | null;
   paused: boolean;
   covered: boolean;
-  in_hours: boolean;
-  has_trigger: boolean;
+  escalate_after_min: number;
   /** Channels in force before the customer's switches: more than `channels` when a switch is off. */
   raw_channels: number;
   channels: NoticeChannel[];
+  only_levels: number[] | null;
+}
+
+interface PersonRow {
+  via: 'c' | 't';
+  key: number;
+  id: number;
+  customer_id: number;
+  alarm_level: number;
+  email: string | null;
+  phone: string | null;
+  locale: string | null;
+}
+
+interface Point extends PointRow {
   level: number;
-  people: { channel: NoticeChannel; address: string; locale: string | null }[] | null;
+  people: { channel: NoticeChannel; address: string; locale: string | null }[];
 }
 
 /**
- * One statement for any number of exceptions (a presence scan opens thousands at once): each
- * exception's points with their rule now, and the people told at the first level (the lowest
- * level among its recipients when the trigger escalates, else every level) on each channel.
+ * Two statements for any number of exceptions (a presence scan opens thousands at once, the
+ * notice chain steps ten thousand): each exception's points with their rule now, then the people
+ * of their carriers and triggers; here each point gets the people told at its first level (the
+ * lowest level among its recipients when the trigger escalates, else every level) on each
+ * channel, or with a subject's level, everyone up to it (only that level when `exact`).
  */
 export async function resolveRecipients(q: Queryable, subjects: readonly Subject[]): Promise<Resolution> {
   const out: Resolution = { targets: [], skipped: [], levels: new Map(), paused: [] };
-  const pairs = subjects.flatMap((s) => s.carrierIds.map((c) => [s.exceptionId, c, s.category, s.level ?? null, s.exact ?? false] as const));
-  const byX = new Map<number, PointRow[]>();
-  if (pairs.length) {
-    const rows = await q.query<PointRow>(
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::smallint[], $5::boolean[]) AS i(x, carrier_id, category, level, exact)),
-       p AS (${pointsSql('i', 'now()')}),
-       people AS (SELECT pe.* FROM (${peopleSql('p')}) pe JOIN p ON p.x = pe.x AND p.carrier_id = pe.carrier_id
-                   WHERE p.only_levels IS NULL OR pe.alarm_level = ANY(p.only_levels)),
-       lv AS (SELECT p.x, p.carrier_id, i.exact,
-                     coalesce(i.level, CASE WHEN p.escalate_after_min > 0 THEN coalesce(min(pe.alarm_level), 1) ELSE 3 END) AS level
-                FROM p JOIN i ON i.x = p.x AND i.carrier_id = p.carrier_id LEFT JOIN people pe ON pe.x = p.x AND pe.carrier_id = p.carrier_id
-               GROUP BY p.x, p.carrier_id, p.escalate_after_min, i.level, i.exact),
-       -- Grouped once for all (a correlated subquery per point would read the whole CTE each time).
-       told AS (SELECT pe.x, pe.carrier_id, jsonb_agg(DISTINCT jsonb_build_object('channel', ch, 'address', ${addressSql('ch', 'pe')}, 'locale', pe.locale)) AS people
-                  FROM people pe JOIN p ON p.x = pe.x AND p.carrier_id = pe.carrier_id JOIN lv ON lv.x = pe.x AND lv.carrier_id = pe.carrier_id
-                 CROSS JOIN unnest(p.channels) AS ch
-                 WHERE (pe.alarm_level = lv.level OR (NOT lv.exact AND pe.alarm_level < lv.level)) AND ${addressSql('ch', 'pe')} <> ''
-                 GROUP BY pe.x, pe.carrier_id)
-       SELECT p.x, p.customer_id, p.paused, p.covered, p.in_hours, p.has_trigger, p.raw_channels, p.channels, lv.level, told.people
-         FROM p JOIN lv ON lv.x = p.x AND lv.carrier_id = p.carrier_id LEFT JOIN told ON told.x = p.x AND told.carrier_id = p.carrier_id`,
-      [pairs.map((p) => p[0]), pairs.map((p) => p[1]), pairs.map((p) => p[2]), pairs.map((p) => p[3]), pairs.map((p) => p[4])],
-    );
-    for (const r of rows) byX.set(Number(r.x), [...(byX.get(Number(r.x)) ?? []), r]);
+  const bySubject = new Map(subjects.map((s) => [s.exceptionId, s]));
+  const pairs = subjects.flatMap((s) => s.carrierIds.map((c) => [s.exceptionId, c, s.category] as const));
+  const byX = new Map<number, Point[]>();
+  const rows = pairs.length ? await q.query<PointRow>(POINTS, [pairs.map((p) => p[0]), pairs.map((p) => p[1]), pairs.map((p) => p[2])]) : [];
+  if (rows.length) {
+    const people = await q.query<PersonRow>(PEOPLE, [[...new Set(rows.map((r) => r.carrier_id))], [...new Set(rows.flatMap((r) => (r.tid === null ? [] : [r.tid])))]]);
+    const ofCarrier = groupBy(people.filter((p) => p.via === 'c'), (p) => p.key);
+    const ofTrigger = groupBy(people.filter((p) => p.via === 't'), (p) => p.key);
+    for (const r of rows) {
+      const s = bySubject.get(Number(r.x))!;
+      const point = pointPeople(r, [...(ofCarrier.get(r.carrier_id) ?? []), ...(r.tid === null ? [] : (ofTrigger.get(r.tid) ?? []))], s);
+      byX.set(Number(r.x), [...(byX.get(Number(r.x)) ?? []), point]);
+    }
   }
   for (const s of subjects) {
     const points = byX.get(s.exceptionId) ?? [];
@@ -135,14 +171,14 @@ export async function resolveRecipients(q: Queryable, subjects: readonly Subject
     const live = points.filter((p) => !p.paused && p.covered);
     const seen = new Set<string>();
     for (const p of live)
-      for (const to of p.people ?? []) {
+      for (const to of p.people) {
         const key = `${to.channel}\n${to.address}`;
         if (seen.has(key)) continue;
         seen.add(key);
         out.targets.push({ exceptionId: s.exceptionId, customerId: s.customerId, channel: to.channel, recipient: to.address, locale: to.locale });
       }
     if (seen.size) {
-      out.levels.set(s.exceptionId, Math.min(...live.filter((p) => p.people?.length).map((p) => Number(p.level))));
+      out.levels.set(s.exceptionId, Math.min(...live.filter((p) => p.people.length).map((p) => Number(p.level))));
       continue;
     }
     // Nobody: say why, the most telling reason first. No point at all (alarm off, no carrier):
@@ -157,6 +193,28 @@ export async function resolveRecipients(q: Queryable, subjects: readonly Subject
     out.skipped.push({ exceptionId: s.exceptionId, customerId: s.customerId, reason });
   }
   return out;
+}
+
+const groupBy = <T, K>(items: readonly T[], key: (t: T) => K) => {
+  const m = new Map<K, T[]>();
+  for (const t of items) m.set(key(t), [...(m.get(key(t)) ?? []), t]);
+  return m;
+};
+
+/** A point's people at its level on each of its channels, each address once. */
+function pointPeople(r: PointRow, candidates: readonly PersonRow[], s: Subject): Point {
+  const seen = new Set<number>();
+  // Only the point's customer's contacts (a trigger never reaches another customer's people), once each, of the levels told now.
+  const people = candidates.filter((c) => c.customer_id === r.customer_id && !seen.has(c.id) && seen.add(c.id) && (!r.only_levels || r.only_levels.includes(c.alarm_level)));
+  const level = s.level ?? (r.escalate_after_min > 0 ? (people.length ? Math.min(...people.map((c) => c.alarm_level)) : 1) : 3);
+  const told = new Map<string, Point['people'][number]>();
+  for (const channel of r.channels)
+    for (const c of people) {
+      const address = (channel === 'email' ? c.email : c.phone) ?? '';
+      if (address && (c.alarm_level === level || (!s.exact && c.alarm_level < level)) && !told.has(`${channel}\n${address}`))
+        told.set(`${channel}\n${address}`, { channel, address, locale: c.locale });
+    }
+  return { ...r, level, people: [...told.values()] };
 }
 
 /** The text of one notice: its exception's, on its channel (a mail, or the short text of an SMS or a call), in the recipient's language. */
@@ -176,16 +234,11 @@ export async function writeResolution(q: Queryable, r: Resolution, render: Rende
       ...render({ exceptionId: s.exceptionId, channel: 'email', locale: null }),
     })),
   ];
+  // COPY: the notice chain writes ten thousand notices a pass, and text rows are the cheapest way in.
   if (rows.length)
-    await q.query(
-      `INSERT INTO notice_log (customer_id, exception_id, type, channel, recipient, subject, content, status, result)
-       SELECT c, x, $9, ch, r, s, b, st, res FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::smallint[], $8::text[])
-         AS v(c, x, ch, r, s, b, st, res)`,
-      [
-        rows.map((x) => x.customerId), rows.map((x) => x.exceptionId), rows.map((x) => x.channel), rows.map((x) => x.recipient),
-        rows.map((x) => x.subject), rows.map((x) => x.content),
-        rows.map((x) => x.status), rows.map((x) => x.result), opts.type ?? 'alarm',
-      ],
+    await q.copyIn(
+      'notice_log (customer_id, exception_id, type, channel, recipient, subject, content, status, result)',
+      copyText(rows.map((x) => [x.customerId, x.exceptionId, opts.type ?? 'alarm', x.channel, x.recipient, x.subject, x.content, x.status, x.result])),
     );
   const told = [...r.levels.entries()];
   if (opts.startChain !== false && (told.length || r.paused.length))

@@ -80,3 +80,18 @@ export function copyBinary(types: readonly BinaryType[], rows: number, value: (r
   o = buf.writeInt16BE(-1, o);
   return buf.subarray(0, o);
 }
+
+/** A value of COPY's text format: backslash, newline, carriage return and tab escaped, null as \N. */
+const copyField = (v: string | number | null) =>
+  v === null ? '\\N' : typeof v === 'number' ? String(v) : v.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
+
+/**
+ * Rows in COPY's text format, for rows with text columns (the binary format above has no text
+ * type): cheaper to send than the same rows bound as arrays to INSERT … FROM unnest, which
+ * node-postgres must quote element by element and PostgreSQL parse back.
+ */
+export function copyText(rows: readonly (readonly (string | number | null)[])[]): string {
+  let out = '';
+  for (const row of rows) out += row.map(copyField).join('\t') + '\n';
+  return out;
+}
