@@ -1,11 +1,42 @@
 import { z } from 'zod';
 import { carrierDevices, carrierRow, carrierState, carrierType, liveSensor } from './carrier.js';
-import { id, route } from './route.js';
+import { id, pageOf, route } from './route.js';
+import { paging } from '../rules.js';
 
 /** The live board of the databoard (spec §2): the device monitor and a monitoring point's detail. */
 
 export const monitorCarrier = carrierRow.extend({ openExceptions: z.number().int(), state: carrierState, sensors: z.array(liveSensor) });
 export type MonitorCarrier = z.infer<typeof monitorCarrier>;
+
+/**
+ * The board's state filter: every carrier, the abnormal ones, those offline or with a sensor
+ * offline, the normal ones (docs/monitoring.md "Device monitor").
+ */
+export const MONITOR_FILTERS = ['all', 'abnormal', 'offline', 'normal'] as const;
+export type MonitorFilter = (typeof MONITOR_FILTERS)[number];
+
+/** What the board's filters have in common: the organisation node (scene subtree), customer, carrier type and a search. */
+const boardFilters = {
+  customerId: id.optional(),
+  sceneId: id.optional(),
+  type: carrierType.optional(),
+  /** A carrier's name or one of its sensors' numbers, anywhere in it, case-insensitive. */
+  search: z.string().trim().max(50).optional(),
+  state: z.enum(MONITOR_FILTERS, { error: 'errors.rule.monitorFilter' }).default('all'),
+};
+
+/** The board's summary over every carrier of its filters (not only the page shown). */
+export const monitorCounts = z.object({
+  carriers: z.number().int(),
+  sensors: z.number().int(),
+  online: z.number().int(),
+  offline: z.number().int(),
+  /** Online sensors reading outside their carrier's zone. */
+  alarm: z.number().int(),
+  /** Carriers under each state filter, the other filters applied. */
+  filters: z.object({ all: z.number().int(), abnormal: z.number().int(), offline: z.number().int(), normal: z.number().int() }),
+});
+export type MonitorCounts = z.infer<typeof monitorCounts>;
 
 export const dmApi = {
   mpDetail: route({
@@ -30,5 +61,21 @@ export const dmApi = {
       first: z.coerce.number().int().min(1).max(1000).optional(),
     }),
     result: z.array(monitorCarrier),
+  }),
+  monitorPage: route({
+    method: 'GET',
+    path: '/service/dm/monitorPage',
+    tag: 'dm',
+    summary: 'One page of the device monitor board (spec paging, board order), filtered and searched on the server, each carrier with its live sensors',
+    query: z.object({ ...paging, ...boardFilters }),
+    result: pageOf(monitorCarrier),
+  }),
+  monitorCounts: route({
+    method: 'GET',
+    path: '/service/dm/monitorCounts',
+    tag: 'dm',
+    summary: "The device monitor's summary over every carrier of its filters: carriers, sensors online and offline, sensors in alarm, carriers under each state filter",
+    query: z.object(boardFilters),
+    result: monitorCounts,
   }),
 };

@@ -5,4 +5,6 @@ import type { RefsOf } from '../api/route.js';
 export const dmRefs: RefsOf<typeof dmApi> = {
   mpDetail: { method: 'GET', path: '/service/dm/mpDetail' },
   monitorList: { method: 'GET', path: '/service/dm/monitorList' },
+  monitorPage: { method: 'GET', path: '/service/dm/monitorPage' },
+  monitorCounts: { method: 'GET', path: '/service/dm/monitorCounts' },
 };

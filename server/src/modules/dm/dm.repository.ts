@@ -1,14 +1,15 @@
 import { sql, type Kysely } from 'kysely';
-import { boardState, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier } from '@coldwatch/contract';
+import { boardState, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier, type MonitorCounts } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { countOf, msOrNull } from '../../platform/db/query.js';
+import { countOf, msOrNull, pageBounds, type PageInput, type Paged } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { carrierFilter, carrierSelect, withReach } from '../carrier/carrier.repository.js';
 import { sensorLiveSelect } from '../sensor/sensor.repository.js';
 import { rangeState } from '../shared/records.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
+import { boardWhere, sharedScans, type BoardFilters } from './board.js';
 
 type Raw = Omit<LiveSensor, 'tempState' | 'humState' | 'inRange'>;
 
@@ -90,20 +91,57 @@ export async function carrierWithDevices(q: Queryable, scope: Scope, id: number)
 
 export async function monitorList(q: Queryable, scope: Scope, f: { customerId?: number; sceneId?: number; type?: number; name?: string; first?: number }): Promise<MonitorCarrier[]> {
   const k = scoped(q, scope);
-  let query = carrierSelect(k)
-    .select((eb) =>
-      countOf(eb.selectFrom('exception_record as e').whereRef('e.carrier_id', '=', 'c.id').where('e.ongoing', '=', true).where('e.type', '=', 'data')).as('openExceptions'),
-    )
-    .where(await carrierFilter(k, scope, f))
-    .orderBy('c.id');
+  let query = monitorSelect(k).where(await carrierFilter(k, scope, f)).orderBy('c.id');
   if (f.first) query = query.limit(f.first);
-  const carriers = await withReach(q, await query.execute());
+  return withLive(q, k, await query.execute());
+}
+
+/** The board's carrier columns: the carrier's row and its open data exceptions. */
+const monitorSelect = (k: Kysely<DB>) =>
+  carrierSelect(k).select((eb) =>
+    countOf(eb.selectFrom('exception_record as e').whereRef('e.carrier_id', '=', 'c.id').where('e.ongoing', '=', true).where('e.type', '=', 'data')).as('openExceptions'),
+  );
+
+/** Carriers as the board shows them: who their alarm reaches, their live sensors (one query for all, grouped in memory) and their state. */
+async function withLive(q: Queryable, k: Kysely<DB>, rows: Awaited<ReturnType<ReturnType<typeof monitorSelect>['execute']>>): Promise<MonitorCarrier[]> {
+  const carriers = await withReach(q, rows);
   if (!carriers.length) return [];
-  // One query for all sensors of the listed carriers, grouped in memory: no query per carrier.
   const byCarrier = new Map<number, Raw[]>();
   for (const s of await liveSensors(k, carriers.map((c) => c.id))) byCarrier.set(s.carrierId!, [...(byCarrier.get(s.carrierId!) ?? []), s]);
   return carriers.map((c) => {
     const list = withStates(c, byCarrier.get(c.id) ?? []);
     return { ...c, state: boardState({ ...c, sensors: list }), sensors: list };
   });
+}
+
+const scans = sharedScans();
+
+/**
+ * One page of the board (docs/monitoring.md "The board at 100,000 points"). Without a state
+ * filter the page and its total come from SQL (ids in board order, then the page's rows); with
+ * one, from the scan of every filtered carrier's state.
+ */
+export async function monitorPage(q: Queryable, scope: Scope, f: BoardFilters & PageInput): Promise<Paged<MonitorCarrier>> {
+  const k = scoped(q, scope);
+  let ids: number[];
+  let total: number;
+  if (f.state === 'all') {
+    const where = await boardWhere(k, scope, f);
+    const { limit, offset } = pageBounds(f);
+    const found = await carrierSelect(k).clearSelect().select('c.id').where(where).orderBy('c.id').limit(limit).offset(offset).execute();
+    ids = found.map((r) => r.id);
+    const counted = await carrierSelect(k).clearSelect().select(sql<number>`count(*)::int`.as('n')).where(where).executeTakeFirstOrThrow();
+    total = counted.n;
+  } else {
+    const scan = await scans(k, scope, f);
+    total = scan.ids.length;
+    ids = scan.ids.slice(f.iDisplayStart, f.iDisplayStart + f.iDisplayLength);
+  }
+  const rows = ids.length ? await withLive(q, k, await monitorSelect(k).where(sql<boolean>`c.id = any(${ids}::int[])`).orderBy('c.id').execute()) : [];
+  return { total, rows, iDisplayStart: f.iDisplayStart, iDisplayLength: f.iDisplayLength };
+}
+
+/** The board's summary over every carrier of its filters. */
+export async function monitorCounts(q: Queryable, scope: Scope, f: BoardFilters): Promise<MonitorCounts> {
+  return (await scans(scoped(q, scope), scope, f)).counts;
 }

@@ -2,7 +2,7 @@ import { dmApi } from '@coldwatch/contract';
 import type { Module } from '../../deps.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
-import { carrierWithDevices, monitorList } from './dm.repository.js';
+import { carrierWithDevices, monitorCounts, monitorList, monitorPage } from './dm.repository.js';
 
 /** Monitoring-point detail and the live board's list (spec §2 /databoard, /monitorPointRealTime). */
 export const dmRoutes: Module = (app, { db }) => {
@@ -10,6 +10,10 @@ export const dmRoutes: Module = (app, { db }) => {
 
   serve(app, dmApi.mpDetail, access, async (req) => (await carrierWithDevices(db, req.scope, req.query.carrierId)) ?? Promise.reject(notFound()));
 
-  // Not paged: the board shows every carrier of the chosen scene at once and refreshes it live.
+  // Not paged: every carrier of the chosen scene, for the views that still draw them all (home's widgets).
   serve(app, dmApi.monitorList, access, async (req) => monitorList(db, req.scope, req.query));
+
+  // The board at scale (docs/monitoring.md "The board at 100,000 points"): a page and the counts, filtered on the server.
+  serve(app, dmApi.monitorPage, access, async (req) => monitorPage(db, req.scope, req.query));
+  serve(app, dmApi.monitorCounts, access, async (req) => monitorCounts(db, req.scope, req.query));
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translate } from '@coldwatch/contract';
 import type { TestCtx } from '../../../test/helper.js';
 import { call, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
@@ -39,5 +40,71 @@ describe('monitor list', () => {
     const root = await t.login('admin');
     const all = await call(t, root, 'GET', '/service/dm/monitorList');
     expect(all.map((c: any) => c.id)).toEqual(expect.arrayContaining([a.carrierId, b.carrierId]));
+  });
+});
+
+describe('monitor page and counts (the board at scale: filtered, searched and paged on the server)', () => {
+  const page = (cookie: string, query: string) => call(t, cookie, 'GET', `/service/dm/monitorPage?${query}`);
+  const counts = (cookie: string, query = '') => call(t, cookie, 'GET', `/service/dm/monitorCounts?${query}`);
+
+  it('pages the carriers in board order, searches names and sensor numbers, filters by state and counts over every carrier', async () => {
+    await t.db.query('UPDATE sensor SET last_temp = 9.5, status = 1 WHERE id = $1', [a.sensorId]);
+    for (const name of ['AlphaShelfOne', 'AlphaShelfTwo', 'AlphaShelfThree']) await call(t, a.cookie, 'POST', '/service/carrier/add', { name, type: 2, sceneId: a.sceneId, tempMin: 2, tempMax: 8 });
+    const list = await call(t, a.cookie, 'GET', '/service/dm/monitorList');
+    const all = list.map((c: any) => c.id);
+    // The earlier test's van (alarm off: stopped) is in the list too; the new shelves have no sensor: offline.
+    const offlineIds = list.filter((c: any) => c.state === 'offline').map((c: any) => c.id);
+    expect(offlineIds).toHaveLength(3);
+
+    const first = await page(a.cookie, 'iDisplayStart=0&iDisplayLength=2');
+    expect(first).toMatchObject({ total: all.length, iDisplayStart: 0, iDisplayLength: 2 });
+    expect(first.rows.map((c: any) => c.id)).toEqual(all.slice(0, 2));
+    const second = await page(a.cookie, 'iDisplayStart=2&iDisplayLength=2');
+    expect(second.rows.map((c: any) => c.id)).toEqual(all.slice(2, 4));
+    expect(first.rows[0]).toMatchObject({ name: 'AlphaFridge', state: 'abnormal', sensors: [{ devNo: a.devNo, temp: 9.5, tempState: 'high' }] });
+
+    expect((await page(a.cookie, `search=${a.devNo.toLowerCase()}`)).rows.map((c: any) => c.name)).toEqual(['AlphaFridge']);
+    expect((await page(a.cookie, 'search=shelft')).rows.map((c: any) => c.name).sort()).toEqual(['AlphaShelfThree', 'AlphaShelfTwo']);
+
+    const abnormal = await page(a.cookie, 'state=abnormal');
+    expect(abnormal.rows.map((c: any) => c.name)).toEqual(['AlphaFridge']);
+    const offline = await page(a.cookie, 'state=offline&iDisplayLength=2&iDisplayStart=1');
+    expect(offline.total).toBe(3);
+    expect(offline.rows.map((c: any) => c.id)).toEqual(offlineIds.slice(1, 3));
+    expect((await page(a.cookie, 'state=normal')).total).toBe(0);
+
+    expect(await counts(a.cookie)).toEqual({ carriers: all.length, sensors: 1, online: 1, offline: 0, alarm: 1, filters: { all: all.length, abnormal: 1, offline: 3, normal: 0 } });
+    expect(await counts(a.cookie, 'state=offline')).toMatchObject({ carriers: 3, sensors: 0, alarm: 0 });
+    // A sensor offline puts its carrier under the offline filter too, as the board always did.
+    await t.db.query('UPDATE sensor SET status = 0 WHERE id = $1', [a.sensorId]);
+    expect(await counts(a.cookie)).toMatchObject({ sensors: 1, online: 0, offline: 1, alarm: 0, filters: { offline: 4, abnormal: 0 } });
+    await t.db.query('UPDATE sensor SET status = 1 WHERE id = $1', [a.sensorId]);
+
+    // Back in its zone and its exception (the detail test's) over: normal, and no longer in alarm.
+    await t.db.query('UPDATE sensor SET last_temp = 5 WHERE id = $1', [a.sensorId]);
+    expect((await page(a.cookie, 'state=normal')).total).toBe(0);
+    await t.db.query('UPDATE exception_record SET ongoing = false WHERE carrier_id = $1', [a.carrierId]);
+    expect((await page(a.cookie, 'state=normal')).rows.map((c: any) => c.name)).toEqual(['AlphaFridge']);
+    expect(await counts(a.cookie, `search=${a.devNo}`)).toMatchObject({ carriers: 1, sensors: 1, alarm: 0, filters: { all: 1, abnormal: 0, offline: 0, normal: 1 } });
+  });
+
+  it("never shows another customer's carriers; the platform sees both", async () => {
+    const beta = await t.login('beta');
+    const seen = await page(beta, 'iDisplayLength=100');
+    expect(seen.rows.map((c: any) => c.customerId)).not.toContain(a.customerId);
+    expect((await counts(beta)).carriers).toBe(seen.total);
+    expect((await page(beta, `customerId=${a.customerId}`)).total).toBe(0);
+    const root = await t.login('admin');
+    expect((await page(root, `customerId=${a.customerId}&iDisplayLength=100`)).rows.map((c: any) => c.customerId)).toEqual(expect.arrayContaining([a.customerId]));
+    expect((await page(root, 'iDisplayLength=100')).rows.map((c: any) => c.id)).toEqual(expect.arrayContaining([a.carrierId, b.carrierId]));
+  });
+
+  it('refuses an unknown state filter and a page longer than 100, in the caller\'s language', async () => {
+    const bad = await t.app.inject({ method: 'GET', url: '/service/dm/monitorPage?state=broken', headers: { cookie: a.cookie, 'accept-language': 'en-US' } });
+    expect(bad.json().state.code).not.toBe(200000);
+    expect(bad.json().state.msg).toContain(translate('errors.rule.monitorFilter', 'en-US'));
+    const long = await t.app.inject({ method: 'GET', url: '/service/dm/monitorPage?iDisplayLength=101', headers: { cookie: a.cookie } });
+    expect(long.json().state.code).not.toBe(200000);
+    expect((await page(a.cookie, 'iDisplayLength=100')).iDisplayLength).toBe(100);
   });
 });

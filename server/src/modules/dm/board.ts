@@ -1,0 +1,140 @@
+import { sql, type Kysely } from 'kysely';
+import { boardState, rangeState, sensorOnline, type BoardSensorLike, type BoardState, type MonitorCounts, type MonitorFilter, type SampleMode } from '@coldwatch/contract';
+import type { DB } from '../../platform/db/schema.gen.js';
+import { contains, msOrNull } from '../../platform/db/query.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import { carrierFilter, carrierSelect } from '../carrier/carrier.repository.js';
+
+/*
+ * The device monitor over every carrier of its filters, on the server (docs/monitoring.md
+ * "The board at 100,000 points"): the browser asks for one page and the counts, never the whole
+ * list. A carrier's state is the contract's boardState, so it cannot be a SQL column: the
+ * scan reads the few columns boardState needs for every filtered carrier and its sensors
+ * (150,000 short rows at 100,000 sensors, not the 62 MB of the whole list) and judges them here.
+ * A page of the unfiltered board (state 'all') needs no scan: it is found by SQL alone.
+ */
+
+export interface BoardFilters {
+  customerId?: number;
+  sceneId?: number;
+  type?: number;
+  search?: string;
+  state: MonitorFilter;
+}
+
+/** The carriers of the filters but the state, as a WHERE condition of carrierSelect: the search matches a name or a sensor number. */
+export async function boardWhere(k: Kysely<DB>, scope: Scope, f: Omit<BoardFilters, 'state'>) {
+  const base = await carrierFilter(k, scope, { customerId: f.customerId, sceneId: f.sceneId, type: f.type });
+  const pattern = f.search ? contains(f.search) : undefined;
+  return (eb: Parameters<typeof base>[0]) =>
+    pattern
+      ? eb.and([
+          base(eb),
+          eb.or([eb('c.name', 'ilike', pattern), eb.exists(eb.selectFrom('sensor as q').select('q.id').whereRef('q.carrier_id', '=', 'c.id').where('q.dev_no', 'ilike', pattern))]),
+        ])
+      : base(eb);
+}
+
+/** Whether a carrier passes the state filter: 'offline' also takes a carrier with any one sensor offline (as the board always did). */
+export function passes(filter: MonitorFilter, state: BoardState, sensors: readonly BoardSensorLike[]): boolean {
+  if (filter === 'all') return true;
+  if (filter === 'offline') return state === 'offline' || sensors.some((s) => !sensorOnline(s));
+  return state === filter;
+}
+
+interface ScanCarrier {
+  id: number;
+  status: number;
+  alarmOn: boolean;
+  sampleMode: SampleMode;
+  tempMin: number | null;
+  tempMax: number | null;
+  humMin: number | null;
+  humMax: number | null;
+}
+
+export interface BoardScan {
+  /** The carriers passing every filter, state included, in board order (id). */
+  ids: number[];
+  counts: MonitorCounts;
+}
+
+/**
+ * Every carrier of the filters with what its state needs: three statements (carriers, their
+ * sensors' latest values, their open data exceptions), whatever the number of carriers.
+ */
+export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): Promise<BoardScan> {
+  const where = await boardWhere(k, scope, f);
+  const carriers: ScanCarrier[] = await carrierSelect(k)
+    .clearSelect()
+    .select(['c.id', 'c.status', 'c.alarm_on as alarmOn', sql<SampleMode>`c.sample_mode`.as('sampleMode'), 'c.temp_min as tempMin', 'c.temp_max as tempMax', 'c.hum_min as humMin', 'c.hum_max as humMax'])
+    .where(where)
+    .orderBy('c.id')
+    .execute();
+  const ids = carriers.map((c) => c.id);
+  const sensors = new Map<number, (BoardSensorLike & { carrierId: number })[]>();
+  const open = new Map<number, number>();
+  if (ids.length) {
+    // Rounded as the live list rounds them (sensorLiveSelect), so a state here is the state on the card.
+    const rows = await k
+      .selectFrom('sensor as x')
+      .select(['x.carrier_id as carrierId', 'x.status', msOrNull('x.last_ts').as('lastTs'), sql<number | null>`round(x.last_temp::numeric, 2)::float8`.as('temp'), sql<number | null>`round(x.last_hum::numeric, 2)::float8`.as('hum')])
+      .where(sql<boolean>`x.carrier_id = any(${ids}::int[])`)
+      .execute();
+    for (const s of rows) {
+      const list = sensors.get(s.carrierId!);
+      if (list) list.push(s as BoardSensorLike & { carrierId: number });
+      else sensors.set(s.carrierId!, [s as BoardSensorLike & { carrierId: number }]);
+    }
+    const counted = await k
+      .selectFrom('exception_record as e')
+      .select(['e.carrier_id as carrierId', sql<number>`count(*)::int`.as('n')])
+      .where('e.ongoing', '=', true)
+      .where('e.type', '=', 'data')
+      .where(sql<boolean>`e.carrier_id = any(${ids}::int[])`)
+      .groupBy('e.carrier_id')
+      .execute();
+    for (const r of counted) open.set(r.carrierId!, r.n);
+  }
+
+  const counts: MonitorCounts = { carriers: 0, sensors: 0, online: 0, offline: 0, alarm: 0, filters: { all: 0, abnormal: 0, offline: 0, normal: 0 } };
+  const out: number[] = [];
+  const outOfZone = (v: number | null, min: number | null, max: number | null) => {
+    const st = rangeState(v, min, max);
+    return st === 'high' || st === 'low';
+  };
+  for (const c of carriers) {
+    const list = sensors.get(c.id) ?? [];
+    const state = boardState({ ...c, openExceptions: open.get(c.id) ?? 0, sensors: list });
+    for (const filter of ['all', 'abnormal', 'offline', 'normal'] as const) if (passes(filter, state, list)) counts.filters[filter] += 1;
+    if (!passes(f.state, state, list)) continue;
+    out.push(c.id);
+    counts.carriers += 1;
+    for (const s of list) {
+      counts.sensors += 1;
+      if (!sensorOnline(s)) continue;
+      counts.online += 1;
+      if (outOfZone(s.temp, c.tempMin, c.tempMax) || outOfZone(s.hum, c.humMin, c.humMax)) counts.alarm += 1;
+    }
+  }
+  counts.offline = counts.sensors - counts.online;
+  return { ids: out, counts };
+}
+
+/**
+ * The same scan asked for twice at once (two browsers on the same board, a page and its counts)
+ * runs once: the second caller shares the first one's answer. Nothing is kept after it settles,
+ * so no answer is ever older than its request.
+ */
+export function sharedScans() {
+  const running = new Map<string, Promise<BoardScan>>();
+  return (k: Kysely<DB>, scope: Scope, f: BoardFilters): Promise<BoardScan> => {
+    const key = JSON.stringify([scope.customerId, scope.customerIds, scope.sceneIds, f]);
+    let p = running.get(key);
+    if (!p) {
+      p = scanBoard(k, scope, f).finally(() => running.delete(key));
+      running.set(key, p);
+    }
+    return p;
+  };
+}
