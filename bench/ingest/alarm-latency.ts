@@ -2,7 +2,8 @@
  * Alarm latency while readings flow: gateways publish at a steady rate (RATE readings/s) and,
  * every round, one sensor that has not yet been out of range reports 9.5 °C against its
  * carrier's 2–8 °C zone. Latency is from that publish to the alarm e-mail arriving at a real
- * SMTP server (publish → ingest commit → exception committed → notice → SMTP), per excursion,
+ * SMTP server (publish → ingest commit → exception committed → notice → SMTP) and, with an SMS
+ * sink, to its SMS arriving at the webhook (a real HTTP server): per excursion the later of the two,
  * after a warm-up second of the same load whose excursions are not counted: the first alarm
  * mails of a process open the SMTP pool's connections (each waits for the server's greeting,
  * ~130 ms here), a cost paid once after a start, not at every alarm.
@@ -24,12 +25,18 @@ export async function measureAlarmLatency(
   url: string,
   f: LatencyFixture,
   smtp: Awaited<ReturnType<typeof startSmtp>>,
+  /** The SMS provider's webhook sink (its requests' bodies name the carrier, here the device), when the trigger sends SMS too. */
+  sms: { requests: readonly { body: string; at: number }[] } | null,
   /** warmupS: seconds of the same load first, excursions included, not measured (the SMTP pool opens its connections then). */
   opts: { rate: number; seconds: number; warmupS?: number },
   /** The console's bus: where each excursion's reading commit and exception commit are seen, for the breakdown. */
   bus?: Bus,
 ): Promise<{
+  /** Per excursion, publish → the last of its notices accepted (mail, and SMS with a sink). */
   latencies: number[];
+  /** Publish → mail at SMTP, and publish → SMS at the webhook. */
+  mail: number[];
+  sms: number[];
   excursions: number;
   readings: number;
   stages: { committed: number[]; evaluated: number[]; mailed: number[] };
@@ -73,15 +80,19 @@ export async function measureAlarmLatency(
     if (wait > 0) await new Promise((res) => setTimeout(res, wait));
   }
   await Promise.all(pending);
-  // Each excursion's e-mail names its device; wait for all of them (or give up after 30 s).
+  // Each excursion's e-mail (and SMS) names its device; wait for all of them (or give up after 30 s).
   const deadline = Date.now() + 30_000;
+  const mailAt = new Map<string, number>();
+  const smsAt = new Map<string, number>();
+  const seen = { mail: 0, sms: 0 };
+  const match = (text: string, at: number, into: Map<string, number>) => {
+    for (const dev of sent.keys()) if (!into.has(dev) && text.includes(dev)) into.set(dev, at);
+  };
   const got = new Map<string, number>();
-  let seen = 0;
   while (got.size < sent.size && Date.now() < deadline) {
-    for (; seen < smtp.mails.length; seen++) {
-      const m = smtp.mails[seen];
-      for (const dev of sent.keys()) if (!got.has(dev) && (m.text.includes(dev) || m.subject.includes(dev))) got.set(dev, m.at);
-    }
+    for (; seen.mail < smtp.mails.length; seen.mail++) match(smtp.mails[seen.mail].text + smtp.mails[seen.mail].subject, smtp.mails[seen.mail].at, mailAt);
+    for (; sms && seen.sms < sms.requests.length; seen.sms++) match(sms.requests[seen.sms].body, sms.requests[seen.sms].at, smsAt);
+    for (const [dev, at] of mailAt) if (!got.has(dev) && (!sms || smsAt.has(dev))) got.set(dev, Math.max(at, smsAt.get(dev) ?? 0));
     await new Promise((res) => setTimeout(res, 5));
   }
   await Promise.all(clients.map((c) => c.endAsync()));
@@ -103,5 +114,6 @@ export async function measureAlarmLatency(
     stages.evaluated.push(o - c);
     stages.mailed.push(at - o);
   }
-  return { latencies, excursions: sent.size, readings, stages, slowest, missing };
+  const since = (m: Map<string, number>) => [...m].filter(([dev]) => sent.has(dev)).map(([dev, at]) => at - sent.get(dev)!);
+  return { latencies, mail: since(mailAt), sms: since(smsAt), excursions: sent.size, readings, stages, slowest, missing };
 }
