@@ -53,6 +53,7 @@ describe('the response contract', () => {
       'GET /service/share/backup/scene',
       'GET /service/user/captcha',
       'GET /service/workOrder/image',
+      'POST /service/label/sensor',
       'POST /service/printGroup/print',
       'POST /service/report/carrier',
     ]);

@@ -67,3 +67,4 @@ export * from './api/guide.js';
 export * from './api/report.js';
 export * from './api/home.js';
 export * from './api/download.js';
+export * from './api/label.js';

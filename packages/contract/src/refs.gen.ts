@@ -24,6 +24,7 @@ export { guideRefs } from './refs/guide.gen.js';
 export { historyRefs } from './refs/history.gen.js';
 export { homeRefs } from './refs/home.gen.js';
 export { invalidRuleRefs } from './refs/invalidRule.gen.js';
+export { labelRefs } from './refs/label.gen.js';
 export { liveRefs } from './refs/live.gen.js';
 export { loanRefs } from './refs/loan.gen.js';
 export { loginQrRefs } from './refs/loginQr.gen.js';

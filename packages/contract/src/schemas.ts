@@ -59,7 +59,8 @@ export const sensorBody = z.object({
   description: r.text(250).default(''),
   gatewayId: z.number().int().positive({ error: 'errors.rule.required' }),
   carrierId: z.number().int().positive().nullable().default(null),
-  sampleInterval: r.sampleIntervalSeconds.default(60),
+  /** Seconds; absent on a new sensor: the "default transmission interval" parameter (sensor_interval_seconds); absent on a change: kept. */
+  sampleInterval: r.sampleIntervalSeconds.optional(),
   /** Calibration expiry date (spec §3), a calendar day. */
   calibExpiry: z
     .string()

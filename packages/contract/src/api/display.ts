@@ -22,7 +22,8 @@ export const displayBody = z.object({
   alarmDuration: seconds(1, 3600, 'errors.display.alarmDuration').default(60),
   /** How long between two soundings of an alarm that goes on, seconds; not shorter than one sounding. */
   alarmInterval: seconds(10, 86400, 'errors.display.alarmInterval').default(300),
-  heartbeatInterval: seconds(10, 86400, 'errors.display.heartbeatInterval').default(60),
+  /** Absent on a new display: the "default transmission interval" parameter (display_interval_seconds); absent on a change: kept. */
+  heartbeatInterval: seconds(10, 86400, 'errors.display.heartbeatInterval').optional(),
 });
 export type DisplayBody = z.infer<typeof displayBody>;
 

@@ -61,12 +61,29 @@ export const PARAMS = {
   alarm_volume: { default: '60', ...days(0, 100, 'errors.param.alarmVolume') },
   /** How many beeps (spec §3 "alarm count"), 0 silent. */
   alarm_count: { default: '3', ...days(0, 10, 'errors.param.alarmCount') },
+  /**
+   * Seconds a new sensor samples and reports at when its form or import row names none (spec §3
+   * "default transmission intervals"): §5's collection interval, 10 to 65535 s.
+   */
+  sensor_interval_seconds: { default: '60', ...days(10, 65535, 'errors.param.sensorInterval') },
+  /**
+   * A new display's heartbeat and a new relay's report, seconds, in the range of the device's own
+   * field (10 to 86400). Their connection is judged by their gateway's presence, not by these
+   * (docs/devices.md "Monitor tasks").
+   */
+  display_interval_seconds: { default: '60', ...days(10, 86400, 'errors.param.displayInterval') },
+  relay_interval_seconds: { default: '60', ...days(10, 86400, 'errors.param.relayInterval') },
+  /** Device labels printed on one A4 sheet (spec §3 "labels per page"; docs/devices.md "Labels"). */
+  labels_per_page: { default: '12', ...days(1, 40, 'errors.param.labelsPerPage') },
   /** Years a whole-database backup is kept before it is deleted (spec §3 "backup history deletion (years)"). */
   backup_retention_years: { default: '5', error: 'errors.param.backupYears', valid: (v: string) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100 },
 } as const satisfies Record<string, { default: string; error: string; valid: (v: string) => boolean }>;
 
 export type ParamKey = keyof typeof PARAMS;
 export const PARAM_KEYS = Object.keys(PARAMS) as ParamKey[];
+
+/** The parameter that gives each device kind its default transmission interval (the one source of it: forms, API and import). */
+export const TRANSMIT_INTERVAL_PARAM = { sensor: 'sensor_interval_seconds', display: 'display_interval_seconds', relay: 'relay_interval_seconds' } as const satisfies Record<string, ParamKey>;
 
 /**
  * The records' retention rule beyond each value's own range, given the other values: under GxP

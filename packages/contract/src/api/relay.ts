@@ -28,8 +28,8 @@ export const relayBody = z.object({
   ...busBodyFields,
   type: z.enum(RELAY_TYPES, { error: 'errors.relay.type' }).default('relay1'),
   mac: mac.default(''),
-  /** §3 reporting interval, seconds. */
-  reportInterval: z.number({ error: 'errors.relay.reportInterval' }).int({ error: 'errors.relay.reportInterval' }).min(10, { error: 'errors.relay.reportInterval' }).max(86400, { error: 'errors.relay.reportInterval' }).default(60),
+  /** §3 reporting interval, seconds. Absent on a new relay: the "default transmission interval" parameter (relay_interval_seconds); absent on a change: kept. */
+  reportInterval: z.number({ error: 'errors.relay.reportInterval' }).int({ error: 'errors.relay.reportInterval' }).min(10, { error: 'errors.relay.reportInterval' }).max(86400, { error: 'errors.relay.reportInterval' }).optional(),
 });
 export type RelayBody = z.infer<typeof relayBody>;
 

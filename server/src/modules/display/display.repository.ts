@@ -6,6 +6,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { msOf, paged } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, paramError } from '../../platform/http/errors.js';
+import { transmitInterval } from '../param/param.repository.js';
 import { BUS_SORTABLE, busAdd, busLimit, busRemove, busSetStatus, busStatus, busUpdate, busWhere, type BusFilter, type BusWrite } from '../dm/busDevice.js';
 
 /** Display screens of spec §3 (docs/devices.md "Displays"): enrolment on a gateway, the point they show, their alarm settings. */
@@ -74,7 +75,8 @@ const write: BusWrite<'display', DisplayBody> = {
   },
 };
 
-export const add = (q: Queryable, scope: Scope, b: DisplayBody) => busAdd(q, scope, write, b);
+/** A display added without a heartbeat interval gets the platform's default (parameter display_interval_seconds). */
+export const add = async (q: Queryable, scope: Scope, b: DisplayBody) => busAdd(q, scope, write, { ...b, heartbeatInterval: b.heartbeatInterval ?? (await transmitInterval(q, 'display')) });
 
 export const update = (q: Queryable, scope: Scope, b: DisplayBody & { id: number }) => busUpdate(q, scope, write, b);
 

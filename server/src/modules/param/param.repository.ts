@@ -1,4 +1,4 @@
-import { PARAMS, PARAM_KEYS, type ParamKey } from '@coldwatch/contract';
+import { PARAMS, PARAM_KEYS, TRANSMIT_INTERVAL_PARAM, paramNumber, type ParamKey } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import { sql } from 'kysely';
 import { system } from '../../platform/db/kysely.js';
@@ -15,6 +15,12 @@ export async function list(q: Queryable): Promise<Record<ParamKey, string>> {
 export async function get(q: Queryable, key: ParamKey): Promise<string> {
   const row = await system(q).selectFrom('setting').select('value').where('key', '=', key).executeTakeFirst();
   return row?.value ?? PARAMS[key].default;
+}
+
+/** Seconds a new device of the kind transmits at when its body names none (spec §3 "default transmission intervals"). */
+export async function transmitInterval(q: Queryable, kind: keyof typeof TRANSMIT_INTERVAL_PARAM): Promise<number> {
+  const key = TRANSMIT_INTERVAL_PARAM[kind];
+  return paramNumber(key, await get(q, key));
 }
 
 /** Key of the transaction lock that makes parameter changes take turns (a rule may read two values). */

@@ -6,6 +6,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { msOf, msOrNull, paged } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
+import { transmitInterval } from '../param/param.repository.js';
 import { BUS_SORTABLE, busAdd, busLimit, busStatus, busUpdate, busWhere, type BusFilter, type BusWrite } from '../dm/busDevice.js';
 
 /** Relays of spec §3 (docs/devices.md "Relays"): enrolment on a gateway, binding to a carrier. */
@@ -61,7 +62,8 @@ const write: BusWrite<'relay', RelayBody> = {
   taken: () => conflict(Code.CODE_EXISTS, 'errors.exists.number'),
 };
 
-export const add = (q: Queryable, scope: Scope, b: RelayBody) => busAdd(q, scope, write, b);
+/** A relay added without a report interval gets the platform's default (parameter relay_interval_seconds). */
+export const add = async (q: Queryable, scope: Scope, b: RelayBody) => busAdd(q, scope, write, { ...b, reportInterval: b.reportInterval ?? (await transmitInterval(q, 'relay')) });
 
 export const update = (q: Queryable, scope: Scope, b: RelayBody & { id: number }) => busUpdate(q, scope, write, b);
 

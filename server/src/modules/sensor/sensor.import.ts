@@ -24,6 +24,7 @@ import { AppError } from '../../platform/http/errors.js';
 import { readSheet, writeTemplate } from '../../platform/xlsx/sheet.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
+import { transmitInterval } from '../param/param.repository.js';
 
 /**
  * Imports of spec §7 (sensor/importSensor, gas/import, magnetism/import; §5 "import files must
@@ -89,6 +90,8 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
   const valid = numbers.filter((n) => deviceNo.safeParse(n).success);
   const taken = await deviceNumbersTaken(q, valid);
   const off = await disabledTypes(q);
+  // A row without an interval: the platform's default transmission interval (parameter sensor_interval_seconds).
+  const defaultInterval = await transmitInterval(q, 'sensor');
 
   const errors: Record<string, string> = {};
   let bad = 0;
@@ -127,7 +130,7 @@ export async function importSensors(q: Queryable, scope: Scope, data: Buffer, cu
       else if (ids.length > 1) fail(row, 'carrier', 'errors.import.carrierAmbiguous');
       else carrierId = ids[0];
     } else if (scope.sceneIds !== null) fail(row, 'carrier', 'errors.import.carrierRequired');
-    const seconds = interval === '' ? 60 : Number(interval);
+    const seconds = interval === '' ? defaultInterval : Number(interval);
     if (!sampleIntervalSeconds.safeParse(seconds).success) fail(row, 'sampleInterval', 'errors.rule.sampleInterval');
     if (description.length > 250) fail(row, 'description', 'errors.rule.maxLength250');
     if (bad === before) out.push({ devNo, type: type as SensorType, gasCode: kind === 'gas' ? (gas as GasCode) : null, gatewayId: gateways.get(sn)!, carrierId, sampleInterval: seconds, description });

@@ -11,6 +11,7 @@ import { conflict, notFound, paramError } from '../../platform/http/errors.js';
 import { gatewayAndCarrier, idsInScope, inUse, mapUnique } from '../shared/records.js';
 import { checkHumidityZone } from '../carrier/carrier.repository.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
+import { transmitInterval } from '../param/param.repository.js';
 
 /** Stored readings are `real`: round to the two decimals the devices send, so 4.52 is not 4.5199999. */
 const r2 = (ref: string) => sql<number | null>`round(${sql.ref(ref)}::numeric, 2)::float8`;
@@ -172,7 +173,9 @@ function checkNotice(b: SensorBody, current: number | null = null) {
   if (b.calibNotice !== current && !calibNoticeOk(b.calibNotice)) throw paramError('errors.rule.calibNoticePast', { calibNotice: 'errors.rule.calibNoticePast' });
 }
 
-export async function add(q: Queryable, scope: Scope, b: SensorBody, kind?: SensorKind) {
+export async function add(q: Queryable, scope: Scope, body: SensorBody, kind?: SensorKind) {
+  // Added without an interval: the platform's default transmission interval (parameter sensor_interval_seconds).
+  const b = { ...body, sampleInterval: body.sampleInterval ?? (await transmitInterval(q, 'sensor')) };
   checkKind(b, kind);
   checkNotice(b);
   checkGas(b);

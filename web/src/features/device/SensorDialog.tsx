@@ -11,6 +11,7 @@ import { timeZoneOptions } from './deviceOptions';
 import { CarrierSelect, GatewaySelect } from './devicePickers';
 import { fromWall, toWall } from '../../lib/format';
 import { useOffered } from '../type/useOffered';
+import { useTransmitDefault } from './useTransmitDefault';
 
 interface Values {
   devNo: string;
@@ -19,7 +20,7 @@ interface Values {
   description?: string;
   gatewayId: number;
   carrierId?: number | null;
-  sampleInterval: number;
+  sampleInterval?: number;
   calibExpiry?: Dayjs | null;
   calibNotice?: Dayjs | null;
   tz: string;
@@ -30,6 +31,7 @@ const FIELDS = ['devNo', 'type', 'gasCode', 'description', 'gatewayId', 'carrier
 export function SensorDialog({ kind = 'sensor', target, onClose, onDone }: { kind?: SensorKind; target: SensorRow | 'new' | null; onClose: () => void; onDone: () => void }) {
   const def = SENSOR_KIND_DEFS[kind];
   const { t } = useTranslation('device');
+  const sampleDefault = useTransmitDefault('sensor');
   const offered = useOffered();
   const { form, row: editing, saving, save: saveTo } = useRecordDialog<SensorRow, Values>({
     target,
@@ -38,7 +40,7 @@ export function SensorDialog({ kind = 'sensor', target, onClose, onDone }: { kin
     errors: (e) => serverFieldErrors(e, FIELDS, { 420: 'devNo' }),
     values: (r) =>
       r === 'new'
-        ? { type: kind === 'sensor' ? 'zigbee_th' : kind, gasCode: kind === 'gas' ? '0x04' : null, sampleInterval: 60, tz: '+08:00' }
+        ? { type: kind === 'sensor' ? 'zigbee_th' : kind, gasCode: kind === 'gas' ? '0x04' : null, sampleInterval: sampleDefault, tz: '+08:00' }
         : { ...r, gasCode: r.gasCode as GasCode | null, calibExpiry: r.calibExpiry ? dayjs(r.calibExpiry) : null, calibNotice: r.calibNotice ? toWall(r.calibNotice, r.tz) : null },
     onDone,
     onClose,
@@ -76,8 +78,8 @@ export function SensorDialog({ kind = 'sensor', target, onClose, onDone }: { kin
       <Form.Item name="carrierId" label={t('sensor.carrier')}>
         <CarrierSelect open={!!target} customerId={editing?.customerId} current={editing} />
       </Form.Item>
-      <Form.Item name="sampleInterval" label={t('sensor.sampleInterval')} extra={t('sensor.sampleIntervalHelp')} rules={[zodRule(sampleIntervalSeconds, t)]}>
-        <InputNumber precision={0} min={10} max={65535} style={{ width: 180 }} suffix="s" />
+      <Form.Item name="sampleInterval" label={t('sensor.sampleInterval')} extra={t('sensor.sampleIntervalHelp')} rules={[zodRule(sampleIntervalSeconds, t, { optional: !editing })]}>
+        <InputNumber precision={0} min={10} max={65535} style={{ width: 180 }} suffix="s" placeholder={sampleDefault === undefined ? undefined : String(sampleDefault)} />
       </Form.Item>
       <Form.Item name="tz" label={t('form.tz')} extra={t('form.tzHelp')}>
         <Select options={timeZoneOptions} />

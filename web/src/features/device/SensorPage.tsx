@@ -19,6 +19,7 @@ import { deviceStatusTexts, useDeviceActions, useDeviceColumns } from './deviceL
 import { SensorDialog } from './SensorDialog';
 import { ImportDialog } from './ImportDialog';
 import { ConfigDialog } from './ConfigDialog';
+import { PrintLabelsButton } from './PrintLabelsButton';
 import { LendDialog } from '../loan/LendDialog';
 import { LentOutDialog } from '../loan/LentOutDialog';
 
@@ -123,6 +124,7 @@ export default function SensorPage({ kind = 'sensor' }: { kind?: SensorKind }) {
                 </Button>
               </Tooltip>
             )}
+            {kind === 'sensor' && (can('editSensor') || can('newBorrow')) && <PrintLabelsButton ids={selected.map((r) => r.id)} />}
             {kind === 'sensor' && can('editSensor') && (
               <Tooltip title={selected.length && !batchOk ? t('config.mixed') : undefined}>
                 <Button icon={<SettingOutlined />} disabled={!batchOk} onClick={() => setConfiguring(selected)}>

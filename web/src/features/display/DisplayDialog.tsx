@@ -6,6 +6,7 @@ import { FormDialog, useRecordDialog } from '../../ui/FormDialog';
 import { rules, serverFieldErrors, trimmed } from '../sys/formRules';
 import { timeZoneOptions } from '../device/deviceOptions';
 import { DeviceBindingFields, DeviceNameFields } from '../device/deviceFields';
+import { useTransmitDefault } from '../device/useTransmitDefault';
 
 type Values = Omit<DisplayRow, 'id' | 'gatewaySn' | 'gatewayName' | 'carrierName' | 'status' | 'customerId' | 'customerName' | 'createdAt' | 'type'> & { type: (typeof DISPLAY_TYPES)[number] };
 
@@ -14,12 +15,13 @@ const secondsRule = (min: number, max: number, message: string) => [{ required: 
 
 export function DisplayDialog({ target, onClose, onDone }: { target: DisplayRow | 'new' | null; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation('display');
+  const heartbeatDefault = useTransmitDefault('display');
   const { form, row: editing, saving, save: saveTo } = useRecordDialog<DisplayRow, Values>({
     target,
     t,
     // §8 "display (terminal) already exists" (420) belongs to the number.
     errors: (e) => serverFieldErrors(e, FIELDS, { 420: 'devNo' }),
-    values: (r) => (r === 'new' ? { type: 'display1', alarmOn: true, alarmDuration: 60, alarmInterval: 300, heartbeatInterval: 60, tz: '+08:00' } : { ...r, type: r.type as Values['type'] }),
+    values: (r) => (r === 'new' ? { type: 'display1', alarmOn: true, alarmDuration: 60, alarmInterval: 300, heartbeatInterval: heartbeatDefault, tz: '+08:00' } : { ...r, type: r.type as Values['type'] }),
     onDone,
     onClose,
   });
@@ -52,8 +54,9 @@ export function DisplayDialog({ target, onClose, onDone }: { target: DisplayRow 
       >
         <InputNumber precision={0} min={10} max={86400} style={{ width: 180 }} suffix="s" />
       </Form.Item>
-      <Form.Item name="heartbeatInterval" label={t('col.heartbeatInterval')} rules={secondsRule(10, 86400, t('rule.heartbeatInterval'))}>
-        <InputNumber precision={0} min={10} max={86400} style={{ width: 180 }} suffix="s" />
+      {/* Empty on a new display: the server gives it the platform's default. */}
+      <Form.Item name="heartbeatInterval" label={t('col.heartbeatInterval')} rules={[{ ...secondsRule(10, 86400, t('rule.heartbeatInterval'))[0], required: !!editing }]}>
+        <InputNumber precision={0} min={10} max={86400} style={{ width: 180 }} suffix="s" placeholder={heartbeatDefault === undefined ? undefined : String(heartbeatDefault)} />
       </Form.Item>
       <Form.Item name="tz" label={t('col.tz')}>
         <Select options={timeZoneOptions} />

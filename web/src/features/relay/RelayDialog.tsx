@@ -6,13 +6,14 @@ import { FormDialog, useRecordDialog } from '../../ui/FormDialog';
 import { serverFieldErrors, trimmed } from '../sys/formRules';
 import { timeZoneOptions } from '../device/deviceOptions';
 import { DeviceBindingFields, DeviceNameFields } from '../device/deviceFields';
+import { useTransmitDefault } from '../device/useTransmitDefault';
 
 interface Values {
   devNo: string;
   name: string;
   type: (typeof RELAY_TYPES)[number];
   mac?: string;
-  reportInterval: number;
+  reportInterval?: number;
   gatewayId: number;
   carrierId?: number | null;
   tz: string;
@@ -22,12 +23,13 @@ const FIELDS = ['devNo', 'name', 'type', 'mac', 'reportInterval', 'gatewayId', '
 
 export function RelayDialog({ target, onClose, onDone }: { target: RelayRow | 'new' | null; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation('relay');
+  const reportDefault = useTransmitDefault('relay');
   const { form, row: editing, saving, save: saveTo } = useRecordDialog<RelayRow, Values>({
     target,
     t,
     // §8 "the number already exists" (420) belongs to the number.
     errors: (e) => serverFieldErrors(e, FIELDS, { 420: 'devNo' }),
-    values: (r) => (r === 'new' ? { type: 'relay1', reportInterval: 60, tz: '+08:00' } : { ...r, type: r.type as Values['type'] }),
+    values: (r) => (r === 'new' ? { type: 'relay1', reportInterval: reportDefault, tz: '+08:00' } : { ...r, type: r.type as Values['type'] }),
     onDone,
     onClose,
   });
@@ -51,8 +53,9 @@ export function RelayDialog({ target, onClose, onDone }: { target: RelayRow | 'n
       <Form.Item name="mac" label={t('col.mac')} extra={t('macHelp')} rules={[{ pattern: /^(([0-9A-Fa-f]{2}[:-]?){5}[0-9A-Fa-f]{2})?$/, message: t('rule.mac') }]}>
         <Input maxLength={17} />
       </Form.Item>
-      <Form.Item name="reportInterval" label={t('col.reportInterval')} rules={[{ required: true, type: 'integer', min: 10, max: 86400, message: t('rule.reportInterval') }]}>
-        <InputNumber precision={0} min={10} max={86400} style={{ width: 180 }} suffix="s" />
+      {/* Empty on a new relay: the server gives it the platform's default. */}
+      <Form.Item name="reportInterval" label={t('col.reportInterval')} rules={[{ required: !!editing, type: 'integer', min: 10, max: 86400, message: t('rule.reportInterval') }]}>
+        <InputNumber precision={0} min={10} max={86400} style={{ width: 180 }} suffix="s" placeholder={reportDefault === undefined ? undefined : String(reportDefault)} />
       </Form.Item>
       <DeviceBindingFields t={t} open={!!target} device={editing} gatewayHelp={t('gatewayHelp')} carrierHelp={t('carrierHelp')} searchGateways />
       <Form.Item name="tz" label={t('col.tz')}>

@@ -2,8 +2,9 @@
  * /sys/paramsetup: the server-side parameters of spec §3 (`paramApi.list`, `paramApi.update`):
  * single session (a new login ends the account's other sessions, spec §8 500104), the login
  * verification (picture code always, or after so many wrong passwords; its validity), the
- * monitoring views' auto-refresh, and how long
- * sensor history, logs, backups, export files and cache are kept (enforced by the retention job,
+ * monitoring views' auto-refresh, the default transmission intervals of new sensors, displays and
+ * relays, the labels a printed sheet holds, and how long
+ * sensor history (the spec's "data retention time" too: docs/compliance.md), logs, backups, export files and cache are kept (enforced by the retention job,
  * /sys/scheduled; records at least 5 years unless the console runs "not for GxP records"), and
  * the tile URL of the monitor map. The rules are the contract's PARAMS; saving needs editParam, without it the
  * values are shown read-only.
@@ -34,11 +35,15 @@ const DAYS = [
   'login_verification_after',
   'monitor_refresh_seconds',
   'fault_tolerance_coefficient',
+  'sensor_interval_seconds',
+  'display_interval_seconds',
+  'relay_interval_seconds',
   'alarm_volume',
   'alarm_count',
+  'labels_per_page',
 ] as const satisfies readonly ParamKey[];
 const unitOf = (k: ParamKey) =>
-  k.endsWith('_minutes') ? 'minutes' : k.endsWith('_seconds') ? 'seconds' : k.endsWith('_years') ? 'years' : k.endsWith('_m') ? 'metres' : k.endsWith('_after') ? 'times' : k.endsWith('_coefficient') ? 'reports' : k === 'alarm_volume' ? 'percent' : k === 'alarm_count' ? 'beeps' : 'unit';
+  k.endsWith('_minutes') ? 'minutes' : k.endsWith('_seconds') ? 'seconds' : k.endsWith('_years') ? 'years' : k.endsWith('_m') ? 'metres' : k.endsWith('_after') ? 'times' : k.endsWith('_coefficient') ? 'reports' : k === 'alarm_volume' ? 'percent' : k === 'alarm_count' ? 'beeps' : k === 'labels_per_page' ? 'labels' : 'unit';
 /** The on/off parameters: key, catalogue key of their label and hint, test id. */
 const SWITCHES = [
   { key: 'single_session', label: 'singleSession', testId: 'param-single-session' },
