@@ -49,7 +49,21 @@ export const liveApi = {
     method: 'GET',
     path: '/service/live/stream',
     tag: 'live',
-    summary: 'Server-Sent Events: readings, exceptions and device status of the caller\'s scope, as they commit',
+    summary: 'Server-Sent Events: readings, exceptions and device status of the caller\'s scope, as they commit (with `sensors`, readings and sensor status of those sensors only)',
+    query: z.object({
+      /**
+       * The sensors a page shows (`1,2,3`, at most 2,000): readings and sensor status of the others
+       * are not sent. A board over 100,000 sensors reporting every minute would otherwise send every
+       * browser 1,700 events a second for cards it does not show (docs/monitoring.md). Exceptions
+       * and gateway status always come.
+       */
+      sensors: z
+        .string()
+        .max(24_000, { error: 'errors.rule.ids' })
+        .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean).map(Number))
+        .refine((a) => a.length <= 2000 && a.every((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647), { error: 'errors.rule.ids' })
+        .optional(),
+    }),
     result: z.string(),
     raw: 'stream',
   }),

@@ -18,6 +18,14 @@ declare module 'fastify' {
 /** SSE comment line every 15 s: keeps proxies from closing an idle stream and notices a vanished client. */
 export const HEARTBEAT_MS = 15_000;
 
+/**
+ * Bytes a stream may hold unsent before its readings are skipped: a browser that does not keep
+ * up (a background tab, a slow link) must not grow the console's memory without bound. Readings
+ * are the only events skipped, since the page reads the latest values again when it refreshes;
+ * exceptions and status changes are always queued.
+ */
+export const STREAM_BACKLOG_BYTES = 256 * 1024;
+
 /** The carriers, sensors and gateways of a scene-limited caller's limit; null when not limited. */
 interface LiveLimit {
   carriers: Set<number>;
@@ -76,14 +84,16 @@ export const liveRoutes: Module = (app, { db, bus, metrics }) => {
     });
     out.write('retry: 5000\n\n');
 
+    // The sensors the page watches (its cards): readings and sensor status of these only.
+    const watched = req.query.sensors ? new Set(req.query.sensors) : null;
     const forward =
       <T extends { customerId: number }>(event: string, within: (data: T) => boolean) =>
       (data: T) => {
         if (canSee(scope, data.customerId) && within(data)) out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       };
-    const onReading = forward<LiveReading>('reading', (d) => inLimit(limit, d));
+    const onReading = forward<LiveReading>('reading', (d) => (!watched || watched.has(d.sensorId)) && out.writableLength < STREAM_BACKLOG_BYTES && inLimit(limit, d));
     const onException = forward<ExceptionEvent>('exception', (d) => inLimit(limit, d));
-    const onStatus = forward<DeviceStatusEvent>('deviceStatus', (d) => statusInLimit(limit, d));
+    const onStatus = forward<DeviceStatusEvent>('deviceStatus', (d) => (!watched || d.kind !== 'sensor' || watched.has(d.id)) && statusInLimit(limit, d));
     bus.on('reading', onReading);
     bus.on('exception', onException);
     bus.on('deviceStatus', onStatus);

@@ -14,10 +14,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Opens the stream and collects its text until stop() is called. */
-function open(cookie: string) {
+function open(cookie: string, query = '') {
   let text = '';
   let res: http.IncomingMessage | undefined;
-  const req = http.get(`${base}/service/live/stream`, { headers: { cookie } });
+  const req = http.get(`${base}/service/live/stream${query}`, { headers: { cookie } });
   const ready = new Promise<http.IncomingMessage>((resolve) =>
     req.on('response', (r) => {
       res = r;
@@ -72,6 +72,32 @@ describe('live stream', () => {
     expect(t.bus.listenerCount('reading')).toBe(base0);
     expect(t.bus.listenerCount('exception')).toBe(baseEx);
     expect(t.bus.listenerCount('deviceStatus')).toBe(baseStatus);
+  });
+
+  it('sends readings and sensor status of the watched sensors only, exceptions and gateway status of all', async () => {
+    const { a } = t.tenants;
+    const watching = open(await t.login('alpha'), '?sensors=11,12');
+    await watching.ready;
+    t.bus.emit('reading', { customerId: a.customerId, sensorId: 13, devNo: 'UNWATCHED', carrierId: null, ts: 1, temp: 4 });
+    t.bus.emit('deviceStatus', { customerId: a.customerId, kind: 'sensor', id: 13, status: 0 });
+    t.bus.emit('reading', { customerId: a.customerId, sensorId: 12, devNo: 'WATCHED', carrierId: null, ts: 1, temp: 4 });
+    t.bus.emit('deviceStatus', { customerId: a.customerId, kind: 'sensor', id: 11, status: 0 });
+    t.bus.emit('deviceStatus', { customerId: a.customerId, kind: 'gateway', id: 13, status: 0 });
+    t.bus.emit('exception', { customerId: a.customerId, exceptionId: 10, carrierId: null, sensorId: 13, category: 'temp_low', ongoing: true });
+    const text = await watching.waitFor('temp_low');
+    watching.stop();
+    expect(text).toContain('WATCHED');
+    expect(text).not.toContain('UNWATCHED');
+    expect(text).toContain('"kind":"sensor","id":11');
+    expect(text).not.toContain('"kind":"sensor","id":13');
+    expect(text).toContain('"kind":"gateway","id":13');
+    expect(text).toContain('temp_low');
+  });
+
+  it('refuses a watch list that is not sensor ids', async () => {
+    const bad = await t.app.inject({ method: 'GET', url: '/service/live/stream?sensors=1,x', headers: { cookie: await t.login('alpha') } });
+    expect(bad.json().state.code).not.toBe(200000);
+    expect(bad.statusCode).not.toBe(200);
   });
 
   it('needs a session', async () => {
