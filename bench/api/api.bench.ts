@@ -9,10 +9,9 @@
  * Last line: `api_p99_ms=<worst route's p99> healthz_p99_ms=… rate=… routes=…`.
  * Env: DATABASE_URL (PostgreSQL; else PGlite in memory), BENCH_DEVICES, BENCH_EXCEPTIONS,
  * BENCH_RATE, BENCH_SECONDS (10), BENCH_ONLY (a route name prefix: only that route and the baseline).
+ * BENCH_SCALE=1000,100000: the list pages at those sizes side by side instead (scale.ts).
  */
-import { execFile } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { prepareDb } from '../../server/src/platform/db/prepare.js';
 import { seedDemo, DEMO_CUSTOMER } from '../../server/src/demo/seed.js';
 import { createSession, SESSION_COOKIE } from '../../server/src/platform/auth/session.js';
@@ -21,8 +20,14 @@ import { buildApp } from '../../server/src/app.js';
 import { Bus } from '../../server/src/platform/events.js';
 import { openBenchDb } from '../ingest/db.js';
 import { postgresCpu, processCpuS } from '../cpu.js';
+import { driveLoad } from './drive.js';
 
-const loadScript = fileURLToPath(new URL('./load.ts', import.meta.url));
+// BENCH_SCALE: the same pages at two sizes instead (scale.ts).
+if (process.env.BENCH_SCALE) {
+  await import('./scale.js');
+  process.exit(0);
+}
+
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
 const EXCEPTIONS = Number(process.env.BENCH_EXCEPTIONS ?? 1_000_000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
@@ -93,14 +98,7 @@ const routes: [string, string][] = [
   ['notice/page', `/service/notice/page?${page}`],
 ];
 
-/** The load runs in its own process (load.ts), so that it does not share the console's event loop. */
-async function drive(path: string, seconds = SECONDS) {
-  const args = ['--import', 'tsx', loadScript, base + path, String(RATE), String(seconds), JSON.stringify(headers)];
-  const out = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
-  );
-  return JSON.parse(out.trim().split('\n').pop()!) as { rps: number; p50: number; p99: number; max: number; bad: number };
-}
+const drive = (path: string, seconds = SECONDS) => driveLoad(base + path, RATE, seconds, headers);
 
 let worst = 0;
 let healthz = 0;
