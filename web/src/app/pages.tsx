@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { preloadable, type Preloadable } from './preloadable';
 import { dmRefs, type Callable, type RouteDef } from '@coldwatch/contract';
-import { FIRST_SCREEN } from '../features/databoard/firstScreen';
+import { BOARD_PAGE_SIZE } from '../features/databoard/firstScreen';
 
 /** A page's chunk, loaded when it is first shown or ahead of it (preload.ts). */
 export type PageComponent = Preloadable;
@@ -29,12 +29,11 @@ export interface PageDef {
 
 /** The monitoring views open on every carrier of the caller's scope (useMonitorCarriers without a filter). */
 const MONITOR_LIST = [{ def: dmRefs.monitorList, input: { query: {} } }] as const;
-/**
- * The device monitor paints its first screen first (useMonitorCarriers firstScreen); the whole
- * list is asked for when the page mounts, so that building it on the server does not compete
- * with the first screen for the CPU.
- */
-const MONITOR_BOARD = [{ def: dmRefs.monitorList, input: { query: { first: FIRST_SCREEN } } }] as const;
+/** The device monitor opens on its first page of cards and the counts (useMonitorPage without a filter). */
+const MONITOR_BOARD = [
+  { def: dmRefs.monitorPage, input: { query: { iDisplayStart: 0, iDisplayLength: BOARD_PAGE_SIZE } } },
+  { def: dmRefs.monitorCounts, input: { query: {} } },
+] as const;
 
 const carrierPage = (type: number) => page(() => import('../features/carrier/CarrierListPage').then((m) => ({ default: m.carrierListOf(type) })));
 

@@ -10,7 +10,13 @@ export function useAlarmSound() {
   const heard = useRef(new Set<number>());
   const volume = settingOf(params.data?.alarm_volume, ALARM_SOUND_DEFAULTS.volume, 100);
   const count = settingOf(params.data?.alarm_count, ALARM_SOUND_DEFAULTS.count, 10);
-  useLiveStream((events) => {
-    if (newAlarms(events, heard.current).length) playAlarm(volume, count);
-  });
+  useLiveStream(
+    (events) => {
+      if (newAlarms(events, heard.current).length) playAlarm(volume, count);
+    },
+    { watch: EXCEPTIONS_ONLY },
+  );
 }
+
+/** The sound follows exceptions alone: it watches no sensor's readings. */
+const EXCEPTIONS_ONLY: readonly number[] = [];

@@ -4,8 +4,14 @@
  * subscriber opens it, the last one closes it. Parsed events are handed over in batches (at
  * most one React update per `FLUSH_MS`), and the connection is re-opened with back-off when
  * the browser gives up on it.
+ *
+ * A subscriber may say which sensors it watches (`watch`: the board's cards): when every
+ * subscriber of the page says so, the stream is opened for the union of their sensors
+ * (`?sensors=`), so that a board over 100,000 sensors receives the readings of its page and not
+ * the whole platform's; one that watches nothing (`watch: []`) wants exceptions only. The
+ * connection is opened again when the union changes (a new page of cards).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LiveEvent } from '@coldwatch/contract';
 
 export type StreamState = 'connecting' | 'connected' | 'disconnected';
@@ -18,6 +24,18 @@ interface Subscriber {
   onEvents: (events: LiveEvent[]) => void;
   onOpen: () => void;
   onState: (s: StreamState) => void;
+  /** The sensors it needs readings of; undefined = every sensor of the scope. */
+  watch?: readonly number[];
+}
+
+/** The stream's address for these subscribers: every sensor unless all of them name theirs. */
+export function streamUrl(subs: Iterable<Pick<Subscriber, 'watch'>>): string {
+  const ids = new Set<number>();
+  for (const s of subs) {
+    if (!s.watch) return URL_;
+    for (const id of s.watch) ids.add(id);
+  }
+  return `${URL_}?sensors=${[...ids].sort((a, b) => a - b).join(',')}`;
 }
 
 /** The one shared connection of this page. */
@@ -25,6 +43,8 @@ const hub = {
   subs: new Set<Subscriber>(),
   state: 'connecting' as StreamState,
   es: null as EventSource | null,
+  url: URL_,
+  rewatchTimer: undefined as ReturnType<typeof setTimeout> | undefined,
   buffer: [] as LiveEvent[],
   retry: 0,
   retryTimer: undefined as ReturnType<typeof setTimeout> | undefined,
@@ -39,7 +59,8 @@ function setState(s: StreamState) {
 function connect() {
   if (hub.subs.size === 0) return;
   setState('connecting');
-  const es = new EventSource(URL_, { withCredentials: true });
+  hub.url = streamUrl(hub.subs);
+  const es = new EventSource(hub.url, { withCredentials: true });
   hub.es = es;
   es.onopen = () => {
     hub.retry = 0;
@@ -73,6 +94,19 @@ function connect() {
   };
 }
 
+/** A subscriber's watch list changed: open the stream again if its address changes (once per burst of changes). */
+function rewatch() {
+  clearTimeout(hub.rewatchTimer);
+  hub.rewatchTimer = setTimeout(() => {
+    if (hub.subs.size === 0 || streamUrl(hub.subs) === hub.url) return;
+    clearTimeout(hub.retryTimer);
+    hub.es?.close();
+    hub.es = null;
+    hub.retry = 0;
+    connect();
+  }, 200);
+}
+
 function subscribe(sub: Subscriber): () => void {
   hub.subs.add(sub);
   if (hub.subs.size === 1) {
@@ -85,11 +119,13 @@ function subscribe(sub: Subscriber): () => void {
     connect();
   } else {
     sub.onState(hub.state);
+    rewatch();
   }
   return () => {
     hub.subs.delete(sub);
-    if (hub.subs.size > 0) return;
+    if (hub.subs.size > 0) return rewatch();
     clearInterval(hub.flushTimer);
+    clearTimeout(hub.rewatchTimer);
     clearTimeout(hub.retryTimer);
     hub.es?.close();
     hub.es = null;
@@ -98,22 +134,32 @@ function subscribe(sub: Subscriber): () => void {
   };
 }
 
-export function useLiveStream(onEvents: (events: LiveEvent[]) => void, opts: { onOpen?: () => void } = {}): StreamState {
+/**
+ * `watch`: the sensors whose readings the component needs (undefined: all of the scope; []:
+ * none, exceptions only). A new list (by content) re-opens the shared stream if it changes its address.
+ */
+export function useLiveStream(onEvents: (events: LiveEvent[]) => void, opts: { onOpen?: () => void; watch?: readonly number[] } = {}): StreamState {
   const [state, setLocal] = useState<StreamState>(hub.state);
   const cb = useRef(onEvents);
   cb.current = onEvents;
   const openCb = useRef(opts.onOpen);
   openCb.current = opts.onOpen;
+  const sub = useRef<Subscriber | null>(null);
+  const watchKey = opts.watch?.join(',');
+  const watch = useMemo(() => (watchKey === undefined ? undefined : watchKey ? watchKey.split(',').map(Number) : []), [watchKey]);
+  const watchRef = useRef(watch);
+  watchRef.current = watch;
 
-  useEffect(
-    () =>
-      subscribe({
-        onEvents: (e) => cb.current(e),
-        onOpen: () => openCb.current?.(),
-        onState: setLocal,
-      }),
-    [],
-  );
+  useEffect(() => {
+    const me: Subscriber = { onEvents: (e) => cb.current(e), onOpen: () => openCb.current?.(), onState: setLocal, watch: watchRef.current };
+    sub.current = me;
+    return subscribe(me);
+  }, []);
+  useEffect(() => {
+    if (!sub.current || sub.current.watch === watch) return;
+    sub.current.watch = watch;
+    rewatch();
+  }, [watch]);
 
   return state;
 }
@@ -122,7 +168,13 @@ export function useLiveStream(onEvents: (events: LiveEvent[]) => void, opts: { o
 export function useExceptionRefresh(refresh: () => void) {
   const cb = useRef(refresh);
   cb.current = refresh;
-  useLiveStream((events) => {
-    if (events.some((e) => e.type === 'exception')) cb.current();
-  });
+  useLiveStream(
+    (events) => {
+      if (events.some((e) => e.type === 'exception')) cb.current();
+    },
+    { watch: NONE },
+  );
 }
+
+/** Exceptions only: no sensor's readings. */
+const NONE: readonly number[] = [];
