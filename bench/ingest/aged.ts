@@ -22,11 +22,17 @@ export const readingGb = async (db: Db) =>
 
 export async function ageReadings(db: Db, gb: number): Promise<string> {
   const t0 = performance.now();
-  const c = await db.one<{ id: number }>(`INSERT INTO customer (name, code) VALUES ('Aged filler', 'AGED' || floor(random() * 1e6)::int) RETURNING id`);
+  const before = await readingGb(db);
+  // Run again on the same database, the table is aged already: the second run measures it as it is.
+  if (before >= gb) return `aged: the reading table is ${before.toFixed(2)} GB already`;
+  const c = await db.one<{ id: number }>(
+    `INSERT INTO customer (name, code) VALUES ('Aged filler', 'AGEDFILL') ON CONFLICT (name) DO UPDATE SET code = excluded.code RETURNING id`,
+  );
   // Backwards from four days ago (the bench's own readings start three days ago), a day per statement.
   const end = Math.floor((Date.now() - 4 * 86_400_000) / 60_000) * 60_000;
   const parts = new Partitions(db);
-  let day = 0;
+  // Days already filled by an earlier, interrupted run are skipped past (their rows are there).
+  let day = Number((await db.one<{ n: number }>(`SELECT count(DISTINCT ts::date)::int AS n FROM reading WHERE customer_id = $1`, [c!.id]))!.n);
   let rows = 0;
   while ((await readingGb(db)) < gb && day < 366) {
     const to = end - day * 86_400_000;
