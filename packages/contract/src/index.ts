@@ -68,3 +68,4 @@ export * from './api/report.js';
 export * from './api/home.js';
 export * from './api/download.js';
 export * from './api/label.js';
+export * from './api/dataReport.js';

@@ -11,6 +11,7 @@ export { complianceRefs } from './refs/compliance.gen.js';
 export { configRefs } from './refs/config.gen.js';
 export { contactRefs } from './refs/contact.gen.js';
 export { customerRefs } from './refs/customer.gen.js';
+export { dataReportRefs } from './refs/dataReport.gen.js';
 export { detailDataRefs } from './refs/detailData.gen.js';
 export { displayRefs } from './refs/display.gen.js';
 export { dmRefs } from './refs/dm.gen.js';

@@ -119,6 +119,8 @@ export const PAGES: PageDef[] = [
   { path: '/count/exportTask', titleKey: 'download:exportTask', menuCode: 'exportTask', funcs: ['viewExportTask'], Component: page(() => import('../features/download/ExportTaskPage')) },
   // Spec §2 /download (and the hidden /arch/download): the download centre, generated exports and reports.
   { path: '/download', titleKey: 'download:download', menuCode: 'download', funcs: ['viewDownload'], Component: page(() => import('../features/download/DownloadPage')) },
+  // Spec §2 /count/dataReport: where /count leads; an organisation's monitoring over a span (docs/statistics.md "The data report").
+  { path: '/count/dataReport', titleKey: 'dataReport:title', funcs: ['viewStatistic'], Component: page(() => import('../features/datareport/DataReportPage')) },
   // Spec §2 /count/statistic: carriers' statistics over a span, per day, week or month (docs/statistics.md).
   { path: '/count/statistic', titleKey: 'statistic:title', menuCode: 'statistic', funcs: ['viewStatistic'], Component: page(() => import('../features/statistic/StatisticPage')) },
   // Spec §2 /count/guidance "guidance analysis": the GSP checks (docs/compliance.md).
@@ -248,7 +250,7 @@ export const SECTION_REDIRECTS: Record<string, string> = {
   '/layout': '/home',
   '/databoard': '/databoard/deviceMonitor',
   '/abnormal': '/abnormal/dataex',
-  '/count': '/count/detailData',
+  '/count': '/count/dataReport',
   '/device': '/device/sensor',
   '/carrier': '/carrier/incubator',
   '/arch': '/arch/architecture',

@@ -28,19 +28,20 @@ export const STATISTIC_PERIODS = ['day', 'week', 'month'] as const;
 export type StatisticPeriod = (typeof STATISTIC_PERIODS)[number];
 
 const DAY_MS = 86_400_000;
-const range = {
+/** A range of epoch ms (the report's too, api/dataReport.ts). */
+export const statisticRange = {
   startTime: z.coerce.number({ error: 'errors.statistic.range' }).int({ error: 'errors.statistic.range' }).min(0, { error: 'errors.statistic.range' }),
   endTime: z.coerce.number({ error: 'errors.statistic.range' }).int({ error: 'errors.statistic.range' }).min(0, { error: 'errors.statistic.range' }),
   period: z.enum(STATISTIC_PERIODS, { error: 'errors.statistic.period' }).optional(),
 };
 /** A range runs forward and lasts at most STATISTIC_MAX_DAYS. */
-const withinLimit = <T extends z.ZodType<{ startTime: number; endTime: number }>>(s: T) =>
+export const withinStatisticLimit = <T extends z.ZodType<{ startTime: number; endTime: number }>>(s: T) =>
   s.refine(...startNotAfterEnd).refine((q) => q.endTime - q.startTime <= STATISTIC_MAX_DAYS * DAY_MS, { error: 'errors.statistic.tooLong', path: ['endTime'] });
 
-export const statisticQuery = withinLimit(z.object({ carrierId: id, ...range }));
+export const statisticQuery = withinStatisticLimit(z.object({ carrierId: id, ...statisticRange }));
 export type StatisticQuery = z.infer<typeof statisticQuery>;
 
-export const statisticListQuery = withinLimit(
+export const statisticListQuery = withinStatisticLimit(
   z.object({
     carrierIds: z
       .string({ error: 'errors.selectAtLeastOne' })
@@ -49,7 +50,7 @@ export const statisticListQuery = withinLimit(
       .refine((a) => a.length > 0, { error: 'errors.selectAtLeastOne' })
       .refine((a) => a.length <= STATISTIC_MAX_CARRIERS, { error: 'errors.statistic.tooMany' })
       .refine((a) => a.every((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647), { error: 'errors.rule.ids' }),
-    ...range,
+    ...statisticRange,
   }),
 );
 

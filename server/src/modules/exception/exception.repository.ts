@@ -64,6 +64,8 @@ export interface ExceptionFilter {
   type?: string;
   category?: string;
   carrierId?: number;
+  /** Exceptions of these carriers only (the data report's); never empty. */
+  carrierIds?: number[];
   devNo?: string;
   ongoing?: boolean;
   startTime?: number;
@@ -77,6 +79,7 @@ function filter(scope: Scope, f: ExceptionFilter) {
     if (f.type) and.push(eb('e.type', '=', f.type));
     if (f.category) and.push(eb('e.category', '=', f.category));
     if (f.carrierId) and.push(eb('e.carrier_id', '=', f.carrierId));
+    if (f.carrierIds) and.push(eb('e.carrier_id', 'in', f.carrierIds));
     if (f.devNo) and.push(eb('s.dev_no', 'ilike', contains(f.devNo)));
     if (f.ongoing !== undefined) and.push(eb('e.ongoing', '=', f.ongoing));
     // A time range selects the exceptions going on at some point inside it; end_ts is the
@@ -102,8 +105,8 @@ export function latest(q: Queryable, scope: Scope, limit: number, status?: numbe
   return exceptionSelect(scoped(q, scope)).where(filter(scope, { status })).orderBy('e.start_ts', 'desc').orderBy('e.id', 'desc').limit(limit).execute();
 }
 
-/** Counts for the home page's exception widget. */
-export async function stats(q: Queryable, scope: Scope, f: { startTime?: number; endTime?: number }) {
+/** Counts for the home page's exception widget and the data report. */
+export async function stats(q: Queryable, scope: Scope, f: Pick<ExceptionFilter, 'startTime' | 'endTime' | 'carrierIds'>) {
   const rows = await scoped(q, scope)
     .selectFrom('exception_record as e')
     .leftJoin('sensor as s', 's.id', 'e.sensor_id')

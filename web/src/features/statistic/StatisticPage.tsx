@@ -8,13 +8,14 @@ import { exportRefs } from '@coldwatch/contract';
 import { ExportButton } from '../download/ExportButton';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Empty, Segmented, Select, Space, Table, TreeSelect, Typography, type TableColumnsType } from 'antd';
+import { Empty, Segmented, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData } from '@tanstack/react-query';
 import { CARRIER_TYPES, carrierRefs, STATISTIC_MAX_CARRIERS, STATISTIC_PERIODS, statisticRefs, type StatisticFigures, type StatisticPeriod, type StatisticResult } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
-import { PageCard, useSceneTree, type SceneNode } from '../../ui';
+import { PageCard } from '../../ui';
+import { SceneSelect } from './SceneSelect';
 import { fmtValue, formatDuration } from '../../lib/format';
 import { EChart } from '../history/EChart';
 import { useHistorySpan } from '../history/historySpan';
@@ -22,15 +23,6 @@ import { SpanPicker } from '../history/SpanPicker';
 import { CHART_FIGURES, pct, periodChart, periodLabel, type ChartFigure } from './statisticLogic';
 
 type By = 'scene' | 'type' | 'pick';
-
-interface SceneOptionNode {
-  value: number;
-  title: string;
-  children: SceneOptionNode[];
-}
-/** Scene nodes as TreeSelect data (value: scene id). */
-const sceneData = (nodes: SceneNode[]): SceneOptionNode[] =>
-  nodes.filter((n) => n.nodeType === 'scene' && n.scene_id !== null).map((n) => ({ value: n.scene_id as number, title: n.label, children: sceneData(n.children ?? []) }));
 
 export default function StatisticPage() {
   const { t } = useTranslation('statistic');
@@ -48,7 +40,6 @@ export default function StatisticPage() {
   const [search, setSearch] = useState('');
   const [period, setPeriod] = useState<StatisticPeriod>('day');
   const [figure, setFigure] = useState<ChartFigure>('passRate');
-  const tree = useSceneTree();
 
   // The carriers of the organisation or type chosen (the first STATISTIC_MAX_CARRIERS), or those picked.
   const listed = useCall(
@@ -104,18 +95,7 @@ export default function StatisticPage() {
     <PageCard title={t('title')}>
       <Space wrap style={{ marginBottom: 12 }}>
         <Segmented<By> value={by} onChange={setBy} options={(['scene', 'type', 'pick'] as const).map((k) => ({ value: k, label: t(`by.${k}`) }))} />
-        {by === 'scene' && (
-          <TreeSelect
-            style={{ width: 220 }}
-            value={sceneId}
-            onChange={setSceneId}
-            treeData={sceneData(tree.data ?? [])}
-            placeholder={t('pickScene')}
-            allowClear
-            treeDefaultExpandAll
-            showSearch={{ treeNodeFilterProp: 'title' }}
-          />
-        )}
+        {by === 'scene' && <SceneSelect value={sceneId} onChange={setSceneId} placeholder={t('pickScene')} />}
         {by === 'type' && (
           <Select style={{ width: 180 }} value={type} onChange={setType} allowClear placeholder={t('pickType')} options={CARRIER_TYPES.map((c) => ({ value: c.type, label: tc(`type.${c.type}`) }))} />
         )}
