@@ -6,19 +6,34 @@
  * console's resident set (RSS, /proc) is sampled every 5 s for BENCH_MINUTES (3). Baseline in the
  * same run: the RSS of the same console idle, before the gateways connect.
  *
+ * With BENCH_POINTS (e.g. 100000): the scale set of `npm run seed:scale` instead (made when
+ * missing; its gateways of 100 sensors, bench/scale/network.ts), every sensor reporting once a
+ * minute, and the device monitor open as the platform administrator in BENCH_BROWSERS (2)
+ * Chromium contexts for the whole run (issue 33: RSS under 400 MB for 10 minutes; set
+ * BENCH_MINUTES=10).
+ *
  * Needs `npm run build` (the compiled server) and DATABASE_URL (PostgreSQL: the console runs in
  * its own process and the bench enrols the gateways beside it). Last line:
- * `rss_idle_mb=… rss_max_mb=… rss_end_mb=… readings=… devices=…`.
+ * `rss_idle_mb=… rss_max_mb=… rss_end_mb=… readings=… devices=…` (with BENCH_POINTS also the
+ * browsers and the load average).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { chromium, type Browser } from 'playwright-core';
 import { startSimulation, type SimGateway } from '@coldwatch/simulator';
+import { createSession, SESSION_COOKIE } from '../../server/src/platform/auth/session.js';
+import { PLATFORM_CODE } from '../../server/src/platform/seed/root.js';
+import { scaleGateways } from '../scale/network.js';
 import { openDb } from '../../server/src/platform/db/client.js';
 import { prepareDb } from '../../server/src/platform/db/prepare.js';
 import { enrol, freePort } from '../../server/src/ingest/test-fixtures.js';
 
-const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
+const POINTS = process.env.BENCH_POINTS ? Number(process.env.BENCH_POINTS) : undefined;
+const DEVICES = POINTS ?? Number(process.env.BENCH_DEVICES ?? 10_000);
+const BROWSERS = Number(process.env.BENCH_BROWSERS ?? 2);
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 3);
 const url = process.env.DATABASE_URL;
 const main = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
@@ -27,21 +42,30 @@ if (!url || !existsSync(main)) {
   process.exit(1);
 }
 
+if (POINTS !== undefined) execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../scale/seed.ts', import.meta.url)), String(POINTS)], { stdio: 'inherit' });
 const db = await openDb({ databaseUrl: url });
 await prepareDb(db);
-const tag = Date.now().toString(36).toUpperCase();
-const [cust] = await db.query<{ id: number }>(`INSERT INTO customer (name, code) VALUES ($1, $2) RETURNING id`, [`Bench memory ${tag}`, `M${tag}`]);
 const gateways: SimGateway[] = [];
-for (let i = 0; i < DEVICES / 50; i++) {
-  const g = await enrol(db, cust.id, 50);
-  gateways.push({ sn: g.sn, secret: g.secret, sensors: g.sensors.map((s) => ({ dev: s.dev, kind: 'th' as const, setpoint: 5, excursionRate: 0 })) });
+let cust: { id: number } | undefined;
+if (POINTS === undefined) {
+  const tag = Date.now().toString(36).toUpperCase();
+  [cust] = await db.query<{ id: number }>(`INSERT INTO customer (name, code) VALUES ($1, $2) RETURNING id`, [`Bench memory ${tag}`, `M${tag}`]);
+  for (let i = 0; i < DEVICES / 50; i++) {
+    const g = await enrol(db, cust.id, 50);
+    gateways.push({ sn: g.sn, secret: g.secret, sensors: g.sensors.map((s) => ({ dev: s.dev, kind: 'th' as const, setpoint: 5, excursionRate: 0 })) });
+  }
+  await db.query(`UPDATE carrier SET temp_min = 2, temp_max = 8 WHERE customer_id = $1`, [cust.id]);
+} else {
+  // The scale set's gateways as they are (credentials from their numbers), every sensor at its carrier's set point.
+  for (const g of scaleGateways(POINTS))
+    gateways.push({ sn: g.sn, secret: g.password, sensors: g.sensors.map((s) => ({ dev: s.dev, kind: s.humidity ? ('th' as const) : ('t' as const), setpoint: s.profile.temp, humidity: s.profile.hum, excursionRate: 0 })) });
 }
-await db.query(`UPDATE carrier SET temp_min = 2, temp_max = 8 WHERE customer_id = $1`, [cust.id]);
 console.log(`${DEVICES.toLocaleString('en-US')} sensors on ${gateways.length} gateways enrolled`);
+const since = new Date();
 
 const [http, mqttPort] = [await freePort(), await freePort()];
 const child = spawn(process.execPath, [main], {
-  env: { ...process.env, PORT: String(http), MQTT_PORT: String(mqttPort), DATABASE_URL: url, DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'warn' },
+  env: { ...process.env, PORT: String(http), MQTT_PORT: String(mqttPort), DATABASE_URL: url, DEMO: POINTS === undefined ? '1' : '0', SIMULATOR: '0', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -53,6 +77,21 @@ for (let i = 0; ; i++) {
 await new Promise((r) => setTimeout(r, 5000));
 const idle = rss();
 
+// The board open as the platform administrator, one signed-in context each, for the whole run.
+let browser: Browser | undefined;
+if (POINTS !== undefined && BROWSERS > 0) {
+  const [root] = await db.query<{ id: number; customer_id: number }>(`SELECT u.id, u.customer_id FROM app_user u JOIN customer c ON c.id = u.customer_id WHERE u.account = 'admin' AND c.code = $1`, [PLATFORM_CODE]);
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  for (let i = 0; i < BROWSERS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addCookies([{ name: SESSION_COOKIE, value: await createSession(db, root.id, root.customer_id), url: `http://127.0.0.1:${http}` }]);
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${http}/databoard/deviceMonitor`);
+    await page.waitForSelector('.cw-mon-card', { timeout: 120_000 });
+  }
+  console.log(`the device monitor open in ${BROWSERS} browser contexts: rss ${rss().toFixed(0)} MB`);
+}
+
 const sim = startSimulation({ url: `mqtt://127.0.0.1:${mqttPort}`, gateways, intervalMs: 60_000, heartbeatMs: 60_000, gapEveryMs: 0 });
 const samples: number[] = [];
 const until = Date.now() + MINUTES * 60_000;
@@ -62,9 +101,17 @@ while (Date.now() < until) {
   console.log(`${Math.round((MINUTES * 60_000 - (until - Date.now())) / 1000)} s: rss ${samples.at(-1)!.toFixed(0)} MB, readings published ${sim.stats.readings.toLocaleString('en-US')}`);
 }
 await sim.stop();
+const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+await browser?.close();
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
-const [{ n: stored }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE customer_id = $1', [cust.id]);
-await db.query('DELETE FROM customer WHERE id = $1', [cust.id]);
+const [{ n: stored }] = cust
+  ? await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE customer_id = $1', [cust.id])
+  : await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE received_at >= $1', [since]);
+if (cust) await db.query('DELETE FROM customer WHERE id = $1', [cust.id]);
 await db.close();
-console.log(`rss_idle_mb=${idle.toFixed(0)} rss_max_mb=${Math.max(...samples).toFixed(0)} rss_end_mb=${samples.at(-1)!.toFixed(0)} readings=${stored} devices=${DEVICES}`);
+console.log(`load average ${load}`);
+console.log(
+  `rss_idle_mb=${idle.toFixed(0)} rss_max_mb=${Math.max(...samples).toFixed(0)} rss_end_mb=${samples.at(-1)!.toFixed(0)} readings=${stored} devices=${DEVICES}` +
+    (POINTS === undefined ? '' : ` browsers=${BROWSERS} minutes=${MINUTES}`),
+);
