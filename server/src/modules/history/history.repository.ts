@@ -52,13 +52,15 @@ export interface ReadingRow extends HistoryPoint {
  */
 export async function readingPage(db: Queryable, sensor: { id: number; customerId: number }, start: number, end: number, after: string | null, limit: number): Promise<ReadingRow[]> {
   // Two texts, not `($5 IS NULL OR ts > $5)`: the page's lower bound must be an index bound, or each page scans from the start.
+  // ORDER BY reading.ts, not ts: that is the output column (milliseconds), which no index has, so
+  // each page sorted every reading after it (a year's export: 1.3 s a page, 2 minutes in all).
   return after === null
     ? db.query<ReadingRow>(
-        `SELECT ts::text AS at, ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND customer_id = $2 AND ts >= $3 AND ts <= $4 ORDER BY ts LIMIT $5`,
+        `SELECT ts::text AS at, ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND customer_id = $2 AND ts >= $3 AND ts <= $4 ORDER BY reading.ts LIMIT $5`,
         [sensor.id, sensor.customerId, new Date(start), new Date(end), limit],
       )
     : db.query<ReadingRow>(
-        `SELECT ts::text AS at, ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND customer_id = $2 AND ts > $3::timestamptz AND ts <= $4 ORDER BY ts LIMIT $5`,
+        `SELECT ts::text AS at, ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND customer_id = $2 AND ts > $3::timestamptz AND ts <= $4 ORDER BY reading.ts LIMIT $5`,
         [sensor.id, sensor.customerId, after, new Date(end), limit],
       );
 }
