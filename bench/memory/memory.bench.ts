@@ -26,6 +26,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { startSimulation, type SimGateway } from '@coldwatch/simulator';
 import { createSession, SESSION_COOKIE } from '../../server/src/platform/auth/session.js';
 import { PLATFORM_CODE } from '../../server/src/platform/seed/root.js';
+import { DEMO_ROOT_PASSWORD } from '../../server/src/demo/seed.js';
 import { scaleGateways } from '../scale/network.js';
 import { openDb } from '../../server/src/platform/db/client.js';
 import { prepareDb } from '../../server/src/platform/db/prepare.js';
@@ -65,7 +66,7 @@ const since = new Date();
 
 const [http, mqttPort] = [await freePort(), await freePort()];
 const child = spawn(process.execPath, [main], {
-  env: { ...process.env, PORT: String(http), MQTT_PORT: String(mqttPort), DATABASE_URL: url, DEMO: POINTS === undefined ? '1' : '0', SIMULATOR: '0', LOG_LEVEL: 'warn' },
+  env: { ...process.env, PORT: String(http), MQTT_PORT: String(mqttPort), DATABASE_URL: url, DEMO: POINTS === undefined ? '1' : '0', ROOT_PASSWORD: DEMO_ROOT_PASSWORD, SIMULATOR: '0', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
