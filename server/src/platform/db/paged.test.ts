@@ -63,6 +63,31 @@ describe('a page found on the listed table and joined after', () => {
     }
   });
 
+  it('gateways and carriers: every order and page size gives the whole list once, in order, with its joined columns; a search likewise', async () => {
+    const a = t.tenants.a.customerId;
+    const lists = [
+      { path: '/service/gateway/page', table: 'gateway', name: 'sn', sort: 'sn', joined: (r: Record<string, unknown>) => r.customerName === 'Alpha Hospital' },
+      { path: '/service/carrier/page', table: 'carrier', name: 'name', sort: 'name', joined: (r: Record<string, unknown>) => r.customerName === 'Alpha Hospital' && !!r.sceneLabel },
+    ];
+    for (const l of lists) {
+      const whole = await t.db.query<{ id: number; key: string }>(`SELECT id, ${l.name} AS key FROM ${l.table} WHERE customer_id = $1 ORDER BY id`, [a]);
+      const desc = [...whole].sort((x, y) => (x.key < y.key ? 1 : x.key > y.key ? -1 : x.id - y.id));
+      for (const [q, want] of [['', whole], [`?sort=${l.sort}&order=desc`, desc]] as const) {
+        for (const len of [2, 3, 15]) {
+          const { total, rows } = await walk(`${l.path}${q}`, len);
+          expect(total).toBe(whole.length);
+          expect(rows.map((r) => r.id)).toEqual(want.map((x) => x.id));
+          expect(rows.every(l.joined)).toBe(true);
+        }
+      }
+      // A part of one row's name or number, in the middle: that row only (counted and paged alike).
+      const one = whole[1].key;
+      const found = await get(`${l.path}?iDisplayStart=0&iDisplayLength=15&${l.table === 'gateway' ? 'sn' : 'name'}=${encodeURIComponent(one.slice(1))}`);
+      expect(found.rows.map((r) => r.id)).toEqual(whole.filter((x) => x.key.includes(one.slice(1))).map((x) => x.id));
+      expect(found.total).toBe(found.rows.length);
+    }
+  });
+
   it('exceptions: newest first, ties by id, with filters on the table and on the sensor join, pages past the first', async () => {
     const whole = async (where = '', params: unknown[] = []) =>
       (await t.db.query<{ id: number }>(`SELECT e.id FROM exception_record e LEFT JOIN sensor s ON s.id = e.sensor_id WHERE e.customer_id = $1 ${where} ORDER BY e.start_ts DESC, e.id DESC`, [t.tenants.a.customerId, ...params])).map((r) => r.id);
