@@ -7,6 +7,7 @@
  * sensor, so that a list that touched readings would grow with them. Every route is driven at
  * BENCH_RATE (100) requests/s for BENCH_SECONDS (10) after 2 s of warm-up, as that customer's
  * administrator, by the open-loop load of load.ts; the console runs in this process (buildApp).
+ * BENCH_ONLY: the routes whose name starts so. BENCH_KEEP=1: the database stays (its URL printed).
  * Last line: `scale=… worst_ratio=… worst_route=… over_3x=…`.
  */
 import { loadavg } from 'node:os';
@@ -74,7 +75,7 @@ async function grow(db: Db, n: number) {
   return { customerId, userId, mid, ...ids };
 }
 
-const { db, drop } = await freshDb(process.env.DATABASE_URL);
+const { db, drop, url } = await freshDb(process.env.DATABASE_URL);
 const customers = [];
 for (const n of SIZES) {
   const t = performance.now();
@@ -128,5 +129,7 @@ for (const [name, path] of routes.filter(([n]) => !only || n.startsWith(only))) 
   console.log(`${name} | ${results.map((r) => `${r.p50} / ${r.p99}`).join(' | ')} | ${ratio.toFixed(2)}${ratio > 3 ? ' OVER 3×' : ''} | ${results.map((r) => r.bad).join(', ')} (load ${load()})`);
 }
 await app.close();
-await drop();
+// BENCH_KEEP=1 keeps the database, for EXPLAIN of a page that grew (drop it by hand after).
+if (process.env.BENCH_KEEP) console.log(`kept ${url}`);
+else await drop();
 console.log(`scale=${SIZES.join(',')} worst_ratio=${worst.ratio.toFixed(2)} worst_route="${worst.route}" over_3x=${over}`);

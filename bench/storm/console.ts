@@ -32,6 +32,9 @@ export async function startConsole(env: Record<string, string>): Promise<Running
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  // A bench that fails midway leaves no console behind.
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
   const base = `http://127.0.0.1:${http}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the console exited with ${child.exitCode} before it was ready`);
@@ -46,6 +49,7 @@ export async function startConsole(env: Record<string, string>): Promise<Running
     readyMs: Math.round(performance.now() - t0),
     build,
     async stop() {
+      process.off('exit', orphan);
       child.kill('SIGTERM');
       await exited;
     },

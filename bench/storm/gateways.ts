@@ -53,7 +53,7 @@ const progress = setInterval(() => console.log(JSON.stringify({ acked })), 1000)
 await Promise.all(
   plan.gateways.map(async (gw, g) => {
     await new Promise((r) => setTimeout(r, Math.random() * plan.spreadMs));
-    const c = await mqtt.connectAsync(plan.url, {
+    const c = mqtt.connect(plan.url, {
       clientId: gw.sn,
       username: gw.sn,
       password: gw.secret,
@@ -63,8 +63,10 @@ await Promise.all(
       reconnectOnConnackError: true,
       connectTimeout: 60_000,
     });
+    // Refused (CONNACK 3 while the console's database is away) or cut: the client tries again.
     c.on('error', () => undefined);
     c.on('reconnect', () => reconnects++);
+    await new Promise((r) => c.once('connect', r));
     lastConnect = Math.max(lastConnect, performance.now() - t0);
     const topic = `cc/${gw.sn}/up/data`;
     let next = 0;

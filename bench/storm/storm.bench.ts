@@ -66,6 +66,8 @@ const secs = (ms: number) => (ms / 1000).toFixed(1);
 const pg = FAILOVER ? await startPrivatePostgres() : undefined;
 if (FAILOVER && !pg) throw new Error('BENCH_FAILOVER=1 needs the PostgreSQL server binaries (/usr/lib/postgresql/*/bin)');
 if (!FAILOVER && !process.env.DATABASE_URL) throw new Error('bench:storm needs DATABASE_URL (PostgreSQL): the console runs in its own process');
+// A bench that fails midway stops its private server (the database on the shared one stays, named cw_test_…).
+if (pg) process.once('uncaughtException', (err) => void pg.remove().finally(() => { console.error(err); process.exit(1); }));
 const fresh = pg ? undefined : await freshDb(process.env.DATABASE_URL);
 const url = pg ? pg.url : fresh!.url!;
 const db: Db = fresh ? fresh.db : await openDb({ databaseUrl: url });
