@@ -17,14 +17,17 @@
  *   no connection exception left open;
  * - each excursion recorded once, as an exception already ended, its notice the "already over"
  *   one; nothing else opened;
- * then the same rows by binary COPY into the same table (the baseline).
+ * then the jobs' lag: how long the console's rollup job takes to work off the buckets the
+ * back-fill marked, and one retention pass (timed); then the same rows by binary COPY into the
+ * same table (the baseline).
  *
  * BENCH_FAILOVER=1: the database is a private PostgreSQL of this run (server/test/private-pg.ts,
  * as ingest.db-outage.test.ts does), stopped when a third of the readings are acknowledged and
  * started again BENCH_OUTAGE_S (5) later; the same checks. Else a fresh database on DATABASE_URL's
  * server, dropped at the end.
  *
- * Last line: `readings=… drain_s=… ingest_rps=… copy_rps=… ratio=… api_p99_ms=… startup_ms=… presence_ms=… failover=…`.
+ * Last line: `readings=… drain_s=… ingest_rps=… copy_rps=… ratio=… alarm_s=… api_p99_ms=… idle_p99_ms=… startup_ms=…
+ * presence_ms=… rollup_lag_s=… retention_ms=… failover=…`.
  */
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +45,7 @@ import { createSession, SESSION_COOKIE } from '../../server/src/platform/auth/se
 import { copyBinary } from '../../server/src/platform/db/copy.js';
 import { READING_COLUMNS, READING_TYPES } from '../../server/src/ingest/statements.js';
 import { startSmtp } from '../../e2e/support/smtp.js';
+import { enforceRetention } from '../../server/src/jobs/retention.js';
 import { makeFleet } from './fleet.js';
 import { startConsole } from './console.js';
 import { formatProbe, probeApi, type ProbeResult } from './probe.js';
@@ -173,8 +177,23 @@ check(ex.n === excursions && ex.ended === excursions && ex.sensors === excursion
 const past = await one(`SELECT count(*) FROM notice_log WHERE customer_id = $1 AND subject LIKE '%already over%'`, [fleet.customerId]);
 const live = await one(`SELECT count(*) FROM notice_log n JOIN exception_record e ON e.id = n.exception_id WHERE n.customer_id = $1 AND e.type = 'data' AND n.subject NOT LIKE '%already over%'`, [fleet.customerId]);
 check(past === excursions && live === 0, `their notices say "already over": ${past} of ${excursions}, ${live} live alarm notices`);
+
+// The jobs behind the storm: the console's rollup job works off the buckets the back-fill marked.
+t = performance.now();
+const pending0 = await one(`SELECT count(*) FROM rollup_pending`);
+let pending = pending0;
+while (pending > 0 && performance.now() - t < 900_000) {
+  await new Promise((r) => setTimeout(r, 2000));
+  pending = await one(`SELECT count(*) FROM rollup_pending`);
+}
+const rollupS = (performance.now() - t) / 1000;
+console.log(`rollup: ${pending0.toLocaleString('en-US')} buckets pending after the alarms, ${pending ? `${pending.toLocaleString('en-US')} still pending` : 'none'} after ${rollupS.toFixed(1)} s (${Math.round((pending0 - pending) / rollupS)} buckets/s; load ${load()})`);
 await con.stop();
 await smtp.stop();
+t = performance.now();
+const removed = await enforceRetention(db);
+const retentionMs = Math.round(performance.now() - t);
+console.log(`retention pass over the fleet's database: ${retentionMs} ms (${JSON.stringify(removed).slice(0, 120)})`);
 
 // The baseline: the same rows by binary COPY, half a minute after the stored ones, in chunks.
 const ids = (await db.query<{ id: number }>(`SELECT id FROM sensor WHERE customer_id = $1 ORDER BY id`, [fleet.customerId])).map((r) => r.id);
@@ -202,6 +221,6 @@ else {
 }
 const worst = (rs: ProbeResult[]) => Math.max(...rs.map((r) => r.p99));
 console.log(
-  `readings=${TOTAL} drain_s=${drainS.toFixed(1)} ingest_rps=${Math.round(ingestRps)} copy_rps=${Math.round(copyRps)} ratio=${(ingestRps / copyRps).toFixed(3)} alarm_s=${secs(alarmMs)} api_p99_ms=${worst(storm)} idle_p99_ms=${worst(idle)} startup_ms=${con.readyMs} presence_ms=${presenceMs} failover=${failover ? `${failover.downMs}ms` : 'none'} ${failures.length ? `FAILED=${failures.length}` : 'ok'}`,
+  `readings=${TOTAL} drain_s=${drainS.toFixed(1)} ingest_rps=${Math.round(ingestRps)} copy_rps=${Math.round(copyRps)} ratio=${(ingestRps / copyRps).toFixed(3)} alarm_s=${secs(alarmMs)} api_p99_ms=${worst(storm)} idle_p99_ms=${worst(idle)} startup_ms=${con.readyMs} presence_ms=${presenceMs} rollup_lag_s=${pending ? `>${rollupS.toFixed(0)}` : rollupS.toFixed(0)} retention_ms=${retentionMs} failover=${failover ? `${failover.downMs}ms` : 'none'} ${failures.length ? `FAILED=${failures.length}` : 'ok'}`,
 );
 process.exit(failures.length ? 1 : 0);
