@@ -46,20 +46,20 @@ export function ReportTables({ report, typeName, categoryName, statusName, durat
     {
       title: t('col.carrier'),
       key: 'name',
-      width: 180,
+      width: 160,
       fixed: phone ? undefined : 'left',
       render: (_, r) => <Link to={`/count/statistic?carrierIds=${r.carrierId}&start=${start}&end=${end}`}>{r.name}</Link>,
     },
-    { title: t('col.scene'), dataIndex: 'sceneLabel', width: 140, ellipsis: true },
+    { title: t('col.scene'), dataIndex: 'sceneLabel', width: 130, ellipsis: true },
     { title: t('col.type'), key: 'type', width: 110, render: (_, r) => typeName(r.type) },
-    { title: t('col.passRate'), key: 'pass', width: 100, align: 'right', render: (_, r) => rate(r.passRate) },
+    { title: t('col.passRate'), key: 'pass', width: 90, align: 'right', render: (_, r) => rate(r.passRate) },
     { title: t('col.humPassRate'), key: 'hum', width: 100, align: 'right', render: (_, r) => (r.humPassRate === null ? '--' : rate(r.humPassRate)) },
-    { title: t('col.min'), key: 'min', width: 80, align: 'right', render: (_, r) => fmtValue(r.min, 2) },
-    { title: t('col.max'), key: 'max', width: 80, align: 'right', render: (_, r) => fmtValue(r.max, 2) },
-    { title: t('col.mkt'), key: 'mkt', width: 80, align: 'right', render: (_, r) => fmtValue(r.mkt, 2) },
-    { title: t('col.offlineRate'), key: 'off', width: 100, align: 'right', render: (_, r) => pct(r.offlineRate) },
-    { title: t('col.excursions'), key: 'exc', width: 130, render: (_, r) => excursions(r.excursions, r.excursionS) },
-    { title: t('col.readings'), dataIndex: 'readings', width: 90, align: 'right' },
+    { title: t('col.min'), key: 'min', width: 70, align: 'right', render: (_, r) => fmtValue(r.min, 2) },
+    { title: t('col.max'), key: 'max', width: 70, align: 'right', render: (_, r) => fmtValue(r.max, 2) },
+    { title: t('col.mkt'), key: 'mkt', width: 70, align: 'right', render: (_, r) => fmtValue(r.mkt, 2) },
+    { title: t('col.offlineRate'), key: 'off', width: 90, align: 'right', render: (_, r) => pct(r.offlineRate) },
+    { title: t('col.excursions'), key: 'exc', width: 110, render: (_, r) => excursions(r.excursions, r.excursionS) },
+    { title: t('col.readings'), dataIndex: 'readings', width: 80, align: 'right' },
   ];
   const pagination = {
     current: page.current,
@@ -76,7 +76,11 @@ export function ReportTables({ report, typeName, categoryName, statusName, durat
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
           <Typography.Title level={5}>{t('byType')}</Typography.Title>
-          <Table<TypeRow> size="small" rowKey="type" columns={typeColumns} dataSource={report.byType} pagination={false} scroll={{ x: 'max-content' }} data-testid="report-by-type" />
+          {phone ? (
+            <PhoneRows table={{ columns: typeColumns, rowKey: 'type' } as unknown as PhoneTable} rows={report.byType} loading={false} pagination={{ hideOnSinglePage: true, total: report.byType.length, pageSize: 10 }} />
+          ) : (
+            <Table<TypeRow> size="small" rowKey="type" columns={typeColumns} dataSource={report.byType} pagination={false} data-testid="report-by-type" />
+          )}
         </Col>
         <Col xs={24} xl={10}>
           <Typography.Title level={5}>{t('exceptions', { n: ex.total })}</Typography.Title>
@@ -110,7 +114,7 @@ export function ReportTables({ report, typeName, categoryName, statusName, durat
       {phone ? (
         <PhoneRows table={{ columns: carrierColumns, rowKey: 'carrierId' } as unknown as PhoneTable} rows={report.carriers.slice((page.current - 1) * page.size, page.current * page.size)} loading={false} pagination={pagination} />
       ) : (
-        <Table<DataReportCarrier> size="small" rowKey="carrierId" columns={carrierColumns} dataSource={report.carriers} pagination={pagination} scroll={{ x: 1190 }} data-testid="report-carriers" />
+        <Table<DataReportCarrier> size="small" rowKey="carrierId" columns={carrierColumns} dataSource={report.carriers} pagination={pagination} scroll={{ x: 1080 }} data-testid="report-carriers" />
       )}
     </>
   );
