@@ -91,13 +91,16 @@ export async function writeChunks(q: Queryable, record: { id: number; customerId
   await removeChunks(q, record);
   const sink = new ChunkSink(q, record);
   if (typeof produce === 'function') {
-    await produce(sink);
-    if (!sink.writableEnded) sink.end();
-    await new Promise<void>((resolve, reject) => {
-      if (sink.writableFinished) return resolve();
+    // Listened to from the start: a chunk that cannot be stored (a full disk) fails the writer's
+    // own writes and end() too, but an 'error' event nobody hears would be an uncaught exception.
+    const finished = new Promise<void>((resolve, reject) => {
       sink.once('finish', resolve);
       sink.once('error', reject);
     });
+    finished.catch(() => undefined);
+    await produce(sink);
+    if (!sink.writableEnded) sink.end();
+    await finished;
   } else {
     await pipeline(produce instanceof Readable ? produce : Readable.from([Buffer.from(produce)]), sink);
   }

@@ -1,8 +1,10 @@
 import ExcelJS from 'exceljs';
+import { EXPORT_MAX_ROWS } from '@coldwatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
 import { call, seedRecords, type Records } from '../shared/records.fixture.js';
 import { runExport } from '../../jobs/export/index.js';
+import type { Db } from '../../platform/db/client.js';
 import type { ExportPayload } from './exports.js';
 
 /*
@@ -41,6 +43,25 @@ async function runQueued() {
     await runExport(t.db, j.payload);
     await t.db.query(`UPDATE job SET state = 'done' WHERE id = $1`, [j.id]);
   }
+}
+
+/** The database going away after the first statement `when` picks: every later statement fails as a terminated connection's does. */
+function goneAfter(db: Db, when: (text: string) => boolean): Db {
+  let gone = false;
+  const terminated = () => Promise.reject(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'query' || prop === 'run' || prop === 'one' || prop === 'exec') {
+        return (text: string, params?: unknown[]) => {
+          if (gone) return terminated();
+          if (when(text)) gone = true;
+          return (target[prop] as (t: string, p?: unknown[]) => Promise<unknown>)(text, params);
+        };
+      }
+      if (prop === 'tx') return (fn: Parameters<Db['tx']>[0]) => (gone ? terminated() : target.tx(fn));
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
 }
 
 const post = (cookie: string, url: string, payload: unknown, lang = 'en-US') => t.app.inject({ method: 'POST', url, headers: { cookie: `${cookie}; lang=${lang}` }, payload: payload as object });
@@ -92,25 +113,43 @@ describe('exports', () => {
     await t.db.query(`UPDATE carrier SET name = 'AlphaFridge' WHERE id = $1`, [a.carrierId]);
   });
 
-  it('refuses bad input with the spec messages in both languages and creates no record', async () => {
+  it('refuses bad input with the spec messages in all four languages and creates no record', async () => {
     const before = await records(a.customerId);
-    const cases: [unknown, RegExp, RegExp][] = [
-      [{ deviceNo: a.devNo, start: END, end: T0 }, /start cannot be later than the end/, /开始时间不能晚于结束时间/],
-      [{ deviceNo: a.devNo, start: 0, end: 401 * 86_400_000 }, /at most 400 days/, /最多 400 天/],
-      [{ carrierIds: [a.carrierId, a.carrierId + 1], start: T0, end: END }, /Only one carrier for query or export/, /.+/],
-      [{ start: T0, end: END }, /one device or one carrier/, /.+/],
-    ];
-    for (const [body, en, zh] of cases) {
-      const r1 = await post(a.cookie, '/service/share/exportHistory', body, 'en-US');
-      expect(r1.statusCode, r1.body).toBe(400);
-      expect(r1.json().state.msg).toMatch(en);
-      const r2 = await post(a.cookie, '/service/share/exportHistory', body, 'zh-CN');
-      expect(r2.json().state.msg).toMatch(zh);
+    const messages: Record<string, [unknown, RegExp[]]> = {
+      startAfterEnd: [{ deviceNo: a.devNo, start: END, end: T0 }, [/start cannot be later than the end/, /开始时间不能晚于结束时间/, /開始は終了より後にできません/, /El inicio no puede ser posterior al fin/]],
+      span: [{ deviceNo: a.devNo, start: 0, end: 401 * 86_400_000 }, [/at most 400 days/, /最多 400 天/, /最長400日/, /como máximo 400 días/]],
+      onlyOne: [{ carrierIds: [a.carrierId, a.carrierId + 1], start: T0, end: END }, [/Only one carrier for query or export/, /查询或导出只能选择一个载体/, /保管対象は1件のみ/, /Solo un equipo para consultar o exportar/]],
+      subject: [{ start: T0, end: END }, [/one device or one carrier/, /一个设备或一个载体/, /機器または保管対象を1つ/, /un dispositivo o un equipo/]],
+    };
+    for (const [what, [body, inLanguages]] of Object.entries(messages)) {
+      for (const [i, lang] of (['en-US', 'zh-CN', 'ja-JP', 'es-ES'] as const).entries()) {
+        const r = await post(a.cookie, '/service/share/exportHistory', body, lang);
+        expect(r.statusCode, `${what} ${lang}: ${r.body}`).toBe(400);
+        expect(r.json().state.msg, `${what} ${lang}`).toMatch(inLanguages[i]);
+      }
     }
     // Another customer's carrier or device: a 404, as everywhere.
     expect((await post(a.cookie, '/service/share/exportHistory', { carrierIds: [b.carrierId], start: T0, end: END })).statusCode).toBe(404);
     expect((await post(a.cookie, '/service/share/exportHistory', { deviceNo: b.devNo, start: T0, end: END })).statusCode).toBe(404);
     expect(await records(a.customerId)).toBe(before);
+  });
+
+  it('refuses an export the hourly rollups say would pass the export limit of rows, and takes one within it', async () => {
+    const hour = Date.UTC(2024, 0, 1);
+    const rollup = async (n: number) => {
+      await t.db.query('DELETE FROM reading_1h WHERE sensor_id = $1 AND bucket = $2', [a.sensorId, new Date(hour)]);
+      await t.db.query(`INSERT INTO reading_1h (sensor_id, bucket, customer_id, n, first_ts, last_ts) VALUES ($1, $2, $3, $4, $2, $2)`, [a.sensorId, new Date(hour), a.customerId, n]);
+    };
+    const before = await records(a.customerId);
+    await rollup(EXPORT_MAX_ROWS + 1);
+    const over = await post(a.cookie, '/service/share/exportHistory', { deviceNo: a.devNo, start: hour, end: hour + 3_600_000, format: 'csv' });
+    expect(over.json().state.msg).toBe(`An export holds at most ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows; this one would hold about ${(EXPORT_MAX_ROWS + 1).toLocaleString('en-US')}: choose a shorter span`);
+    expect(await records(a.customerId)).toBe(before);
+    await rollup(EXPORT_MAX_ROWS);
+    expect((await call(t, a.cookie, 'POST', '/service/share/exportHistory', { deviceNo: a.devNo, start: hour, end: hour + 3_600_000, format: 'csv' })).key).toBeTruthy();
+    expect(await records(a.customerId)).toBe(before + 1);
+    await t.db.query('DELETE FROM reading_1h WHERE sensor_id = $1 AND bucket = $2', [a.sensorId, new Date(hour)]);
+    await runQueued();
   });
 
   it("shows, downloads and deletes nothing of another customer's; deletes only ended records", async () => {
@@ -133,6 +172,38 @@ describe('exports', () => {
     expect((await call(t, b.cookie, 'GET', '/service/download/record/page')).rows).toEqual([]);
     expect(await call(t, a.cookie, 'DELETE', `/service/download/record/delete?ids=${created.id}`)).toEqual({ deleted: 1 });
     expect(await t.db.query('SELECT 1 FROM download_chunk WHERE record_id = $1', [created.id])).toEqual([]);
+  });
+
+  it('the database going away mid-export: the try fails back to the runner, the next ends the record failed (interrupted) with no file', async () => {
+    const created = await call(t, a.cookie, 'POST', '/service/share/exportHistory', { deviceNo: a.devNo, start: T0, end: END, format: 'xlsx' });
+    const [job] = await t.db.query<{ id: number; payload: ExportPayload }>(`SELECT id, payload FROM job WHERE name = 'export' AND state = 'queued' ORDER BY id DESC LIMIT 1`);
+    // Every statement after the first page of readings fails as a terminated connection does.
+    await expect(runExport(goneAfter(t.db, (text) => text.includes('FROM reading WHERE')), job.payload)).rejects.toMatchObject({ code: '57P01' });
+    expect(await call(t, a.cookie, 'GET', `/service/download/record/detail?id=${created.id}`)).toMatchObject({ status: 'generating' });
+    // The database back, the runner's next try of the run.
+    await runQueued();
+    const rec = await call(t, a.cookie, 'GET', `/service/download/record/detail?id=${created.id}`);
+    expect(rec).toMatchObject({ status: 'failed', end: true });
+    expect(await t.db.query('SELECT 1 FROM download_chunk WHERE record_id = $1', [created.id])).toEqual([]);
+    const reason = await t.db.one<{ error: string }>('SELECT error FROM download_record WHERE id = $1', [created.id]);
+    expect(reason!.error).toBe('errors.export.interrupted');
+  });
+
+  it('a full disk while the file is stored: the record ends failed with the database\'s reason and no file', async () => {
+    await t.db.exec(`
+      CREATE FUNCTION test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'could not extend file "base/1/2": No space left on device' USING ERRCODE = 'disk_full'; END $$;
+      CREATE TRIGGER test_disk_full BEFORE INSERT ON download_chunk FOR EACH ROW EXECUTE FUNCTION test_disk_full();`);
+    try {
+      const created = await call(t, a.cookie, 'POST', '/service/share/exportHistory', { deviceNo: a.devNo, start: T0, end: END, format: 'xlsx' });
+      await runQueued();
+      const rec = await call(t, a.cookie, 'GET', `/service/download/record/detail?id=${created.id}`);
+      expect(rec).toMatchObject({ status: 'failed', end: true, size: null });
+      expect(rec.error).toContain('No space left on device');
+      expect(await t.db.query('SELECT 1 FROM download_chunk WHERE record_id = $1', [created.id])).toEqual([]);
+    } finally {
+      await t.db.exec('DROP TRIGGER test_disk_full ON download_chunk; DROP FUNCTION test_disk_full();');
+    }
   });
 
   it('an export cut off mid-way ends failed with a reason and no file; a missing file asks to generate it again', async () => {
