@@ -59,11 +59,7 @@ export class ZipWriter {
     const e = { name: Buffer.from(name), offset: this.offset, crc: 0, packed: 0, size: 0, level };
     const head = Buffer.alloc(30);
     head.writeUInt32LE(LOCAL, 0);
-    head.writeUInt16LE(VERSION, 4);
-    head.writeUInt16LE(FLAGS, 6);
-    head.writeUInt16LE(DEFLATE, 8);
-    head.writeUInt16LE(this.stamp.time, 10);
-    head.writeUInt16LE(this.stamp.date, 12);
+    this.common(head, 4);
     head.writeUInt16LE(e.name.length, 26); // CRC and sizes (bytes 14–25) stay 0: they follow the data
     this.emit(Buffer.concat([head, e.name]));
     this.current = e;
@@ -88,12 +84,8 @@ export class ZipWriter {
     for (const e of this.written) {
       const h = Buffer.alloc(46);
       h.writeUInt32LE(CENTRAL, 0);
-      h.writeUInt16LE(VERSION, 4);
-      h.writeUInt16LE(VERSION, 6);
-      h.writeUInt16LE(FLAGS, 8);
-      h.writeUInt16LE(DEFLATE, 10);
-      h.writeUInt16LE(this.stamp.time, 12);
-      h.writeUInt16LE(this.stamp.date, 14);
+      h.writeUInt16LE(VERSION, 4); // made by
+      this.common(h, 6);
       h.writeUInt32LE(e.crc >>> 0, 16);
       h.writeUInt32LE(e.packed, 20);
       h.writeUInt32LE(e.size, 24);
@@ -109,6 +101,15 @@ export class ZipWriter {
     end.writeUInt32LE(start, 16);
     this.emit(end);
     await new Promise<void>((resolve, reject) => this.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+
+  /** The fields local and central headers share, in this order: version needed, flags, method, time, date. */
+  private common(h: Buffer, at: number) {
+    h.writeUInt16LE(VERSION, at);
+    h.writeUInt16LE(FLAGS, at + 2);
+    h.writeUInt16LE(DEFLATE, at + 4);
+    h.writeUInt16LE(this.stamp.time, at + 6);
+    h.writeUInt16LE(this.stamp.date, at + 8);
   }
 
   private endEntry() {
