@@ -40,6 +40,7 @@ const HELPER_NOT_NEEDED: Record<string, string> = {
   'relay/relay.routes.ts': 'stops or enables relays after repo.relaysInScope has checked them against the limit (busLimit)',
   'excatalog/excatalog.repository.ts': "how many exceptions name an exception reason: a customer-wide count that keeps a reason in use from being deleted, no record",
   'display/display.buzzer.ts': "the display-buzzer job: every customer's displays and their points' alarms, run by the job runner with no caller",
+  'datareport/dataReport.repository.ts': "its carriers are chosen through carrier.repository's carrierFilter, which puts sceneLimit into the query (the statistics and exception counts it calls apply their own)",
   'exception/shared.ts': 'the one exception a signed /exDetail link names, read with no caller (the link\'s customer is the scope; docs/alarms.md)',
 };
 
