@@ -38,6 +38,20 @@ export const monitorCounts = z.object({
 });
 export type MonitorCounts = z.infer<typeof monitorCounts>;
 
+/** The carriers of a scope summed up (home's tiles and status chart): the counts of the board's states and of the carriers' statuses. */
+export const monitorSummary = z.object({
+  total: z.number().int(),
+  byState: z.object({ normal: z.number().int(), abnormal: z.number().int(), offline: z.number().int(), stopped: z.number().int() }),
+  /** Carriers per status (1 running … 5 defrost). */
+  byStatus: z.record(z.string(), z.number().int()),
+  boundSensors: z.number().int(),
+  alarmOff: z.number().int(),
+  /** Carriers whose alarm is on but would reach nobody, and the first three of their names. */
+  reachNobody: z.number().int(),
+  reachNobodyNames: z.array(z.string()),
+});
+export type MonitorSummary = z.infer<typeof monitorSummary>;
+
 export const dmApi = {
   mpDetail: route({
     method: 'GET',
@@ -77,5 +91,13 @@ export const dmApi = {
     summary: "The device monitor's summary over every carrier of its filters: carriers, sensors online and offline, sensors in alarm, carriers under each state filter",
     query: z.object(boardFilters),
     result: monitorCounts,
+  }),
+  monitorSummary: route({
+    method: 'GET',
+    path: '/service/dm/monitorSummary',
+    tag: 'dm',
+    summary: "The carriers of the caller's scope summed up: per board state, per status, sensors bound, alarms off, alarms that would reach nobody",
+    query: z.object({ customerId: boardFilters.customerId, sceneId: boardFilters.sceneId, type: boardFilters.type }),
+    result: monitorSummary,
   }),
 };

@@ -7,4 +7,5 @@ export const dmRefs: RefsOf<typeof dmApi> = {
   monitorList: { method: 'GET', path: '/service/dm/monitorList' },
   monitorPage: { method: 'GET', path: '/service/dm/monitorPage' },
   monitorCounts: { method: 'GET', path: '/service/dm/monitorCounts' },
+  monitorSummary: { method: 'GET', path: '/service/dm/monitorSummary' },
 };

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { boardState, rangeState, sensorOnline, type BoardSensorLike, type BoardState, type MonitorCounts, type MonitorFilter, type SampleMode } from '@coldwatch/contract';
+import { boardState, rangeState, sensorOnline, type BoardSensorLike, type BoardState, type MonitorCounts, type MonitorFilter, type MonitorSummary, type SampleMode } from '@coldwatch/contract';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { contains, msOrNull } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
@@ -57,6 +57,10 @@ export interface BoardScan {
   /** The carriers passing every filter, state included, in board order (id). */
   ids: number[];
   counts: MonitorCounts;
+  /** Over the carriers of the filters but the state; its reachNobody is the caller's to fill (it needs the recipients). */
+  summary: MonitorSummary;
+  /** The carriers whose alarm is on (for reachNobody). */
+  alarmOn: number[];
 }
 
 /**
@@ -99,6 +103,8 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
 
   const counts: MonitorCounts = { carriers: 0, sensors: 0, online: 0, offline: 0, alarm: 0, filters: { all: 0, abnormal: 0, offline: 0, normal: 0 } };
   const out: number[] = [];
+  const summary: MonitorSummary = { total: carriers.length, byState: { normal: 0, abnormal: 0, offline: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0, reachNobody: 0, reachNobodyNames: [] };
+  const alarmOn: number[] = [];
   const outOfZone = (v: number | null, min: number | null, max: number | null) => {
     const st = rangeState(v, min, max);
     return st === 'high' || st === 'low';
@@ -107,6 +113,11 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
     const list = sensors.get(c.id) ?? [];
     const state = boardState({ ...c, openExceptions: open.get(c.id) ?? 0, sensors: list });
     for (const filter of ['all', 'abnormal', 'offline', 'normal'] as const) if (passes(filter, state, list)) counts.filters[filter] += 1;
+    summary.byState[state] += 1;
+    summary.byStatus[c.status] = (summary.byStatus[c.status] ?? 0) + 1;
+    summary.boundSensors += list.length;
+    if (c.alarmOn) alarmOn.push(c.id);
+    else summary.alarmOff += 1;
     if (!passes(f.state, state, list)) continue;
     out.push(c.id);
     counts.carriers += 1;
@@ -118,7 +129,7 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
     }
   }
   counts.offline = counts.sensors - counts.online;
-  return { ids: out, counts };
+  return { ids: out, counts, summary, alarmOn };
 }
 
 /**

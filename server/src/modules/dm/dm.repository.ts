@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { boardState, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier, type MonitorCounts } from '@coldwatch/contract';
+import { boardState, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier, type MonitorCounts, type MonitorSummary } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -10,6 +10,7 @@ import { sensorLiveSelect } from '../sensor/sensor.repository.js';
 import { rangeState } from '../shared/records.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 import { boardWhere, sharedScans, type BoardFilters } from './board.js';
+import { unreachable } from '../../alarm/recipients.js';
 
 type Raw = Omit<LiveSensor, 'tempState' | 'humState' | 'inRange'>;
 
@@ -139,6 +140,15 @@ export async function monitorPage(q: Queryable, scope: Scope, f: BoardFilters & 
   }
   const rows = ids.length ? await withLive(q, k, await monitorSelect(k).where(sql<boolean>`c.id = any(${ids}::int[])`).orderBy('c.id').execute()) : [];
   return { total, rows, iDisplayStart: f.iDisplayStart, iDisplayLength: f.iDisplayLength };
+}
+
+/** The carriers of the scope summed up (home), with those whose alarm would reach nobody and the first three of their names. */
+export async function monitorSummary(q: Queryable, scope: Scope, f: Pick<BoardFilters, 'customerId' | 'sceneId' | 'type'>): Promise<MonitorSummary> {
+  const k = scoped(q, scope);
+  const scan = await scans(k, scope, { ...f, state: 'all' });
+  const nobody = [...(await unreachable(q, scan.alarmOn))].sort((x, y) => x - y);
+  const names = nobody.length ? await k.selectFrom('carrier').select('name').where(sql<boolean>`id = any(${nobody.slice(0, 3)}::int[])`).orderBy('id').execute() : [];
+  return { ...scan.summary, reachNobody: nobody.length, reachNobodyNames: names.map((r) => r.name) };
 }
 
 /** The board's summary over every carrier of its filters. */

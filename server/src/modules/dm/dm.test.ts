@@ -88,6 +88,30 @@ describe('monitor page and counts (the board at scale: filtered, searched and pa
     expect(await counts(a.cookie, `search=${a.devNo}`)).toMatchObject({ carriers: 1, sensors: 1, alarm: 0, filters: { all: 1, abnormal: 0, offline: 0, normal: 1 } });
   });
 
+  it("sums up the scope's carriers as the whole list would (home's tiles), with the alarms that reach nobody", async () => {
+    const list = await call(t, a.cookie, 'GET', '/service/dm/monitorList');
+    const summary = await call(t, a.cookie, 'GET', '/service/dm/monitorSummary');
+    const byState = { normal: 0, abnormal: 0, offline: 0, stopped: 0 } as Record<string, number>;
+    const byStatus: Record<string, number> = {};
+    for (const c of list) {
+      byState[c.state] += 1;
+      byStatus[c.status] = (byStatus[c.status] ?? 0) + 1;
+    }
+    const nobody = list.filter((c: any) => c.alarmOn && c.reachesNobody);
+    expect(nobody.length).toBeGreaterThan(0); // the shelves have no contact
+    expect(summary).toEqual({
+      total: list.length,
+      byState,
+      byStatus,
+      boundSensors: list.reduce((n: number, c: any) => n + c.sensors.length, 0),
+      alarmOff: list.filter((c: any) => !c.alarmOn).length,
+      reachNobody: nobody.length,
+      reachNobodyNames: nobody.slice(0, 3).map((c: any) => c.name),
+    });
+    const beta = await t.login('beta');
+    expect((await call(t, beta, 'GET', `/service/dm/monitorSummary?customerId=${a.customerId}`)).total).toBe(0);
+  });
+
   it("never shows another customer's carriers; the platform sees both", async () => {
     const beta = await t.login('beta');
     const seen = await page(beta, 'iDisplayLength=100');

@@ -4,9 +4,8 @@ import { CheckCircleOutlined, DisconnectOutlined, ContainerOutlined, PauseCircle
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CARRIER_STATUS } from '@coldwatch/contract';
-import { useMonitorCarriers } from '../databoard/useMonitorCarriers';
+import { useCarrierSummary } from '../databoard/useCarrierSummary';
 import { errorMessage } from '../../app/errors';
-import { summariseCarriers } from './homeLogic';
 import { donutOption, HomeChart } from './HomeChart';
 import { WidgetCard } from './WidgetCard';
 
@@ -23,8 +22,8 @@ const STATE_TILES = [
 export function CarrierKpis({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation('home');
   const navigate = useNavigate();
-  const { carriers, list: q } = useMonitorCarriers({}, { enabled });
-  const s = useMemo(() => (q.data ? summariseCarriers(carriers) : undefined), [q.data, carriers]);
+  const q = useCarrierSummary({ enabled });
+  const s = q.data;
   return (
     <Row gutter={[12, 12]}>
       {STATE_TILES.map((tile) => {
@@ -74,8 +73,8 @@ const STATUS_COLORS: Record<number, string> = { 1: '#1d6fe0', 2: '#94a3b8', 3: '
 /** Carrier status statistics (spec §2 home widget): running, scrapped, spare, awaiting repair, defrost. */
 export function CarrierStatusWidget() {
   const { t } = useTranslation('home');
-  const { carriers, list: q } = useMonitorCarriers();
-  const s = useMemo(() => (q.data ? summariseCarriers(carriers) : undefined), [q.data, carriers]);
+  const q = useCarrierSummary();
+  const s = q.data;
   const option = useMemo(
     () => donutOption(Object.entries(CARRIER_STATUS).map(([name, code]) => ({ name: t(`carrierStatus.${name}`), value: s?.byStatus[code] ?? 0, itemStyle: { color: STATUS_COLORS[code] } }))),
     [s, t],
