@@ -281,6 +281,13 @@ export const ROUTE_ALIASES: Record<string, string> = {
   '/sampleData': '/arch/temprecord',
   '/baseHistory': '/historyData',
   '/datadevice': '/databoard/deviceMonitor',
+  // Named only in §2; each to the page that holds what its name says: the floor plan ("canvas") of a
+  // scene, the supervision platforms (spec §3 Platform) beside the forwarding servers, the commands
+  // sent to devices (the config log), the device types with the readings each reports.
+  '/canvasName': '/plan',
+  '/platInfer': '/sys/forwarding',
+  '/atinstruction': '/OperateRecord',
+  '/propertyList': '/sys/deviceType',
 };
 
 export const pageByPath = (pathname: string) => PAGES.find((p) => p.path === pathname);

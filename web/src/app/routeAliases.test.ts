@@ -13,5 +13,6 @@ describe('the routes of spec §2 that lead elsewhere', () => {
     expect(SECTION_REDIRECTS['/noti']).toBe('/noti/notification');
     expect(SECTION_REDIRECTS['/code']).toBe('/code/findCode');
     expect(SECTION_REDIRECTS['/order']).toBe('/order/workOrder');
+    expect(SECTION_REDIRECTS['/count']).toBe('/count/dataReport');
   });
 });
