@@ -4,6 +4,7 @@ import type { DB } from '../../platform/db/schema.gen.js';
 import { contains, msOrNull } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { carrierFilter, carrierSelect } from '../carrier/carrier.repository.js';
+import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /*
  * The device monitor over every carrier of its filters, on the server (docs/monitoring.md
@@ -84,6 +85,7 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
       .selectFrom('sensor as x')
       .select(['x.carrier_id as carrierId', 'x.status', msOrNull('x.last_ts').as('lastTs'), sql<number | null>`round(x.last_temp::numeric, 2)::float8`.as('temp'), sql<number | null>`round(x.last_hum::numeric, 2)::float8`.as('hum')])
       .where(sql<boolean>`x.carrier_id = any(${ids}::int[])`)
+      .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
       .execute();
     for (const s of rows) {
       const list = sensors.get(s.carrierId!);
@@ -133,14 +135,15 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
 }
 
 /**
- * The same scan asked for twice at once (two browsers on the same board, a page and its counts)
+ * The same scan asked for twice at once by one user (two browsers on the same board, a page and its counts)
  * runs once: the second caller shares the first one's answer. Nothing is kept after it settles,
  * so no answer is ever older than its request.
  */
 export function sharedScans() {
   const running = new Map<string, Promise<BoardScan>>();
   return (k: Kysely<DB>, scope: Scope, f: BoardFilters): Promise<BoardScan> => {
-    const key = JSON.stringify([scope.customerId, scope.customerIds, scope.sceneIds, f]);
+    // One user's scans (two of its browsers, a page and its counts): the same scope by construction.
+    const key = JSON.stringify([scope.userId, scope.customerId, f]);
     let p = running.get(key);
     if (!p) {
       p = scanBoard(k, scope, f).finally(() => running.delete(key));
