@@ -19,6 +19,7 @@
  * `monitor_first_paint_ms_p50=… monitor_first_paint_ms_max=… new_value_ms_p50=… new_value_ms_max=… home_ms_p50=… rss_mb=…`.
  * With BENCH_POINTS the line adds `first_card_after_home_ms_max` (each run's board minus the
  * /home run before it: the issue's "within 0.5 s of /home's first paint") and the API's own times.
+ * BENCH_SCREENSHOTS=<dir>: the board as it was measured, at 1440 and 390 px, into that folder.
  * Env: DATABASE_URL (else PGlite in memory; required with BENCH_POINTS), BENCH_CARRIERS, BENCH_POINTS, BENCH_RUNS (5).
  */
 import { execFileSync } from 'node:child_process';
@@ -173,6 +174,20 @@ for (let i = 0; i < RUNS * 2; i++) {
   await new Promise((res) => setTimeout(res, 300));
 }
 const rssMb = Math.round(process.memoryUsage().rss / 1048576);
+const shots = process.env.BENCH_SCREENSHOTS;
+if (shots) {
+  const tag = POINTS === undefined ? `${CARRIERS / 1000}k-carriers` : `${POINTS / 1000}k`;
+  for (const [width, height] of [[1440, 900], [390, 844]]) {
+    const view = await context.newPage();
+    await view.setViewportSize({ width, height });
+    await view.goto(`${base}/databoard/deviceMonitor`);
+    await view.waitForSelector('.cw-mon-card');
+    await view.waitForSelector('.cw-mon-pager');
+    await view.waitForTimeout(1500);
+    await view.screenshot({ path: `${shots}/device-monitor-${tag}-${width}.png`, fullPage: width < 800 });
+    await view.close();
+  }
+}
 console.log(`first paint ms, home: ${home.join(', ')}; monitor: ${paint.join(', ')}; new value ms: ${shown.join(', ')}`);
 console.log(`API ms, monitorPage (50 cards, ${pageBytes.toLocaleString('en-US')} bytes): ${pageApi.join(', ')}; monitorCounts: ${countsApi.join(', ')}; abnormal page: ${abnormalApi}`);
 const loadavg = (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ');
