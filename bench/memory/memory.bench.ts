@@ -12,6 +12,9 @@
  * Chromium contexts for the whole run (issue 33: RSS under 400 MB for 10 minutes; set
  * BENCH_MINUTES=10).
  *
+ * BENCH_NODE_FLAGS: flags for the console's node (`--trace-gc` to see the live heap after each
+ * collection beside its RSS).
+ *
  * Needs `npm run build` (the compiled server) and DATABASE_URL (PostgreSQL: the console runs in
  * its own process and the bench enrols the gateways beside it). Last line:
  * `rss_idle_mb=… rss_max_mb=… rss_end_mb=… readings=… devices=…` (with BENCH_POINTS also the
@@ -65,9 +68,11 @@ console.log(`${DEVICES.toLocaleString('en-US')} sensors on ${gateways.length} ga
 const since = new Date();
 
 const [http, mqttPort] = [await freePort(), await freePort()];
-const child = spawn(process.execPath, [main], {
+// BENCH_NODE_FLAGS: flags for the console's node (e.g. --trace-gc, whose lines then come out here).
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeFlags, main], {
   env: { ...process.env, PORT: String(http), MQTT_PORT: String(mqttPort), DATABASE_URL: url, DEMO: POINTS === undefined ? '1' : '0', ROOT_PASSWORD: DEMO_ROOT_PASSWORD, SIMULATOR: '0', LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'ignore', 'inherit'],
+  stdio: ['ignore', nodeFlags.length ? 'inherit' : 'ignore', 'inherit'],
 });
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 for (let i = 0; ; i++) {
