@@ -6,7 +6,7 @@ import { carrierExport, writeCarrierRows } from '../../modules/detaildata/detail
 import { exportExceptions } from './exceptions.js';
 import { exportStatistics } from './statistic.js';
 import { exportVerifyTask } from './verifyTask.js';
-import { aboutSheet, col, customerOf, dataScope, READ_PAGE, type ExportContext, type Producer } from './context.js';
+import { aboutSheet, col, customerOf, dataScope, READ_PAGE, READ_WINDOW_MS, type ExportContext, type Producer } from './context.js';
 
 export type { ExportContext, Producer } from './context.js';
 
@@ -41,17 +41,21 @@ const history: Producer = async (ctx, out, format) => {
   const at = wallClock(tz);
   let rows = 0;
   let after: string | null = null;
-  for (;;) {
-    ctx.checkpoint();
-    const page = await readingPage(ctx.db, sensor, start, end, after, READ_PAGE);
-    for (const r of page) {
-      out.row([at(r.ts), sensor.devNo, sensor.carrierName ?? '', ...fields.map((f) => (f === 'temp' || f === 'hum' || f === 'volt' || f === 'gas' ? fixed(r[f]) : r[f])), state(r.temp, r.hum)]);
+  // Pages by key within windows of the span: see READ_WINDOW_MS.
+  for (let to = start - 1; to < end; ) {
+    to = Math.min(end, to + READ_WINDOW_MS);
+    for (;;) {
+      ctx.checkpoint();
+      const page = await readingPage(ctx.db, sensor, start, to, after, READ_PAGE);
+      for (const r of page) {
+        out.row([at(r.ts), sensor.devNo, sensor.carrierName ?? '', ...fields.map((f) => (f === 'temp' || f === 'hum' || f === 'volt' || f === 'gas' ? fixed(r[f]) : r[f])), state(r.temp, r.hum)]);
+      }
+      rows += page.length;
+      if (page.length) after = page[page.length - 1].at;
+      await out.breathe();
+      if (page.length < READ_PAGE) break;
     }
-    rows += page.length;
-    if (page.length) ctx.progress((page[page.length - 1].ts - start + 1) / (end - start + 1));
-    await out.breathe();
-    if (page.length < READ_PAGE) break;
-    after = page[page.length - 1].at;
+    ctx.progress((to - start + 1) / (end - start + 1));
   }
   aboutSheet(ctx, out, format, tz, [
     ['customer', customer],

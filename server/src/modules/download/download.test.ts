@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type TestCtx } from '../../../test/helper.js';
 import { call, seedRecords, type Records } from '../shared/records.fixture.js';
 import { runExport } from '../../jobs/export/index.js';
+import { READ_WINDOW_MS } from '../../jobs/export/context.js';
 import type { Db } from '../../platform/db/client.js';
 import type { ExportPayload } from './exports.js';
 
@@ -96,6 +97,19 @@ describe('exports', () => {
     expect(sheet.getRow(102).values).toContain('高于区间');
     expect(sheet.getRow(103).values).not.toContain('高于区间');
     expect(book.worksheets.map((w) => w.name)).toContain('说明');
+  });
+
+  it('reads a span longer than its read window whole: readings on and around the windows\' edges, and between milliseconds', async () => {
+    const from = Date.UTC(2025, 8, 1);
+    const edges = [0, 1, 2, 3].flatMap((k) => [k * READ_WINDOW_MS - 1, k * READ_WINDOW_MS, k * READ_WINDOW_MS + 1]).filter((d) => d >= 0);
+    const times = [...edges.map((d) => from + d), from + READ_WINDOW_MS - 0.5, from + 10 * READ_WINDOW_MS - 60_000];
+    await t.db.query(`INSERT INTO reading (sensor_id, ts, customer_id, temp) SELECT $1, to_timestamp(x / 1000.0), $2, 5 FROM unnest($3::float8[]) x`, [a.sensorId, a.customerId, times]);
+    const created = await call(t, a.cookie, 'POST', '/service/share/exportHistory', { deviceNo: a.devNo, start: from, end: from + 10 * READ_WINDOW_MS, format: 'csv' });
+    await runQueued();
+    expect(await call(t, a.cookie, 'GET', `/service/download/record/detail?id=${created.id}`)).toMatchObject({ status: 'generated', rows: times.length });
+    const file = await t.app.inject({ method: 'GET', url: `/service/download/record/download?id=${created.id}`, headers: { cookie: a.cookie } });
+    expect(file.body.slice(1).trim().split('\r\n')).toHaveLength(times.length + 1);
+    await t.db.query('DELETE FROM reading WHERE sensor_id = $1 AND ts >= $2', [a.sensorId, new Date(from)]);
   });
 
   it("exports a carrier's value as CSV with a byte-order mark, a defused formula cell and the zone in its header", async () => {
