@@ -14,9 +14,13 @@ import { useLiveStream, type StreamState } from './useLiveStream';
 import { applyEvents, mergeFresh, type MonitorCarrier } from './monitorState';
 import { refreshDownS } from './useMonitorCarriers';
 
-/** While the stream is up: the page rarely (the stream keeps it), the counts twice a minute (the stream does not carry them). */
+/**
+ * While the stream is up: the page rarely (the stream keeps it), the counts once a minute (the
+ * stream does not carry them; each is a scan of every carrier, ~320 ms of the console's CPU and
+ * ~50 MB of short-lived objects at 100,000 sensors, docs/performance.md "Device monitor").
+ */
 const PAGE_UP_S = 300;
-const COUNTS_UP_S = 30;
+const COUNTS_UP_S = 60;
 
 export interface BoardQuery {
   sceneId?: number;
