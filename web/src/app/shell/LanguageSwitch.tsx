@@ -27,7 +27,7 @@ export function LanguageSwitch({ loggedIn, dark = false }: { loggedIn: boolean; 
       }}
     >
       <Button type="text" icon={<GlobalOutlined />} style={dark ? { color: 'rgba(255,255,255,0.88)' } : undefined} aria-label={t('common:language.switch')}>
-        {t(langNameKey(currentLang()))}
+        <span className="cw-lang-name">{t(langNameKey(currentLang()))}</span>
       </Button>
     </Dropdown>
   );

@@ -8,10 +8,10 @@ import { useEffect, useState } from 'react';
 import { App, Alert, Form, Input, InputNumber, Segmented, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
-import { collectParams, collectProblem, configApi, networkParams, radioOf, sensorMeasuresHumidity, translate, type ConfigKind, type SensorRow, type SensorType } from '@coldwatch/contract';
+import { collectParams, collectProblem, configApi, networkParams, radioOf, sensorMeasuresHumidity, type ConfigKind, type SensorRow, type SensorType } from '@coldwatch/contract';
 import { call } from '../../api/call';
 import { ApiError } from '../../api/client';
-import { currentLang } from '../../app/i18n';
+import { serverMessage, useServerMessages } from '../../app/serverMessages';
 import { FormDialog } from '../../ui/FormDialog';
 
 type Shape = Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }>;
@@ -21,7 +21,7 @@ const ruleOf = (shape: Shape, name: string): Rule => ({
   validator: async (_r, value) => {
     if (value === undefined || value === null || value === '') return;
     const r = shape[name].safeParse(value);
-    if (!r.success) throw new Error(translate(r.error?.issues[0]?.message ?? 'errors.paramError', currentLang()));
+    if (!r.success) throw new Error(serverMessage(r.error?.issues[0]?.message ?? 'errors.paramError'));
   },
 });
 
@@ -30,6 +30,7 @@ const NETWORK = networkParams.shape as unknown as Shape;
 
 export function ConfigDialog({ sensors, onClose, onDone }: { sensors: SensorRow[] | null; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation('device');
+  const serverText = useServerMessages();
   const { message } = App.useApp();
   const [form] = Form.useForm<Record<string, string | number | null | undefined>>();
   const [kind, setKind] = useState<ConfigKind>('collect');
@@ -80,10 +81,10 @@ export function ConfigDialog({ sensors, onClose, onDone }: { sensors: SensorRow[
       return;
     }
     const params = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-    if (!Object.keys(params).length) return void message.error(translate('errors.config.nothing', currentLang()));
+    if (!Object.keys(params).length) return void message.error(serverText('errors.config.nothing'));
     if (kind === 'collect') {
       const problem = collectProblem(type, params);
-      if (problem) return form.setFields([{ name: problem.field, errors: [translate(problem.error, currentLang())] }]);
+      if (problem) return form.setFields([{ name: problem.field, errors: [serverText(problem.error)] }]);
     }
     setSaving(true);
     try {

@@ -1,16 +1,19 @@
 import { useState } from 'react';
-import { Button, Card, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Card, Space, Switch, Table, Tag, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { guideApi, type GuideGroupRow, type GuideItemRow } from '@coldwatch/contract';
 import { useAction, useCall } from '../../api/hooks';
 import { useAuth } from '../../app/auth';
 import { AddButton, linkActionsColumn } from '../../ui';
+import { PhoneRows, type PhoneTable } from '../../ui/PhoneRows';
+import { usePhone } from '../../ui/useNarrow';
 import { GuideGroupDialog, GuideItemDialog } from './GuideDialogs';
 
 /**
  * The guide for platform staff (spec §7 guide/*; docs/help.md): its groups and, for the chosen
  * group, its articles, hidden ones too; add, change, show or hide, delete. The online help, the
- * /guide window and the guided tour read what is shown.
+ * /guide window and the guided tour read what is shown. On a phone both lists are cards (a table
+ * there showed two columns and scrolled sideways), a group's articles opened by its "Articles".
  */
 export function GuideAdmin() {
   const { t, i18n } = useTranslation('help');
@@ -29,12 +32,13 @@ export function GuideAdmin() {
   const delItem = useAction(guideApi.del, { success: t('admin.deleted'), invalidates });
   const show = useAction(guideApi.status, { success: false, invalidates });
   const status = (v: number) => <Tag color={v === 1 ? 'green' : 'default'}>{v === 1 ? t('admin.shown') : t('admin.hidden')}</Tag>;
+  const phone = usePhone();
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="guide-admin">
       <Typography.Paragraph type="secondary">{t('admin.intro')}</Typography.Paragraph>
       <Card size="small" title={t('admin.groups')} extra={<AddButton perm="editParam" onClick={() => setGroup('new')}>{t('admin.addGroup')}</AddButton>}>
-        <Table<GuideGroupRow>
+        <Rows<GuideGroupRow>
           size="small"
           rowKey="id"
           loading={groups.isLoading}
@@ -54,6 +58,8 @@ export function GuideAdmin() {
                 title: t('admin.actions'),
                 width: 150,
                 items: [
+                  // On a phone a card is not a row to click: its articles open from here.
+                  ...(phone ? [{ key: 'items', perm: 'viewParam', label: t('admin.items'), onClick: (r: GuideGroupRow) => setGroupId(r.id) }] : []),
                   { key: 'edit', perm: 'editParam', label: t('admin.edit'), onClick: (r) => setGroup(r) },
                   {
                     key: 'delete',
@@ -81,7 +87,7 @@ export function GuideAdmin() {
           </AddButton>
         }
       >
-        <Table<GuideItemRow>
+        <Rows<GuideItemRow>
           size="small"
           rowKey="id"
           loading={items.isLoading}
@@ -127,4 +133,12 @@ export function GuideAdmin() {
       <GuideItemDialog target={item} groups={groups.data ?? []} groupId={chosen || undefined} onClose={() => setItem(null)} onDone={reload} />
     </Space>
   );
+}
+
+/** A table, or on a phone the same columns as cards (every row on one page: the lists are short). */
+function Rows<R extends object>(props: TableProps<R>) {
+  const phone = usePhone();
+  const rows = props.dataSource ?? [];
+  if (phone) return <PhoneRows table={props as unknown as PhoneTable} rows={rows} loading={!!props.loading} pagination={{ hideOnSinglePage: true, pageSize: Math.max(1, rows.length), total: rows.length }} />;
+  return <Table<R> {...props} />;
 }

@@ -13,8 +13,8 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Button, Descriptions, Grid, Input, InputNumber, Skeleton, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PARAMS, paramApi, recordRetentionRefusal, translate, type ParamKey } from '@coldwatch/contract';
-import { currentLang } from '../../app/i18n';
+import { PARAMS, paramApi, recordRetentionRefusal, type ParamKey } from '@coldwatch/contract';
+import { useServerMessages } from '../../app/serverMessages';
 import { useAuth } from '../../app/auth';
 import { useAction, useCall } from '../../api/hooks';
 import { PageCard } from '../../ui';
@@ -54,6 +54,7 @@ type Values = Record<ParamKey, string>;
 
 export default function ParamPage() {
   const { t } = useTranslation('param');
+  const serverText = useServerMessages();
   const { can } = useAuth();
   const { message } = App.useApp();
   const canEdit = can('editParam');
@@ -124,7 +125,7 @@ export default function ParamPage() {
                     <span style={{ whiteSpace: 'nowrap' }}>{t(unitOf(k))}</span>
                   </Space>
                   <Typography.Text type={valid(k) ? 'secondary' : 'danger'} data-testid={`param-${k}-hint`}>
-                    {valid(k) ? t(`days.${k}.hint`) : translate(refusal(k)!, currentLang())}
+                    {valid(k) ? t(`days.${k}.hint`) : serverText(refusal(k)!)}
                   </Typography.Text>
                 </Space>
               </Descriptions.Item>
@@ -141,7 +142,7 @@ export default function ParamPage() {
                   data-testid="param-map_tile_url"
                 />
                 <Typography.Text type={valid('map_tile_url') ? 'secondary' : 'danger'}>
-                  {valid('map_tile_url') ? t('tileUrl.hint') : translate(PARAMS.map_tile_url.error, currentLang())}
+                  {valid('map_tile_url') ? t('tileUrl.hint') : serverText(PARAMS.map_tile_url.error)}
                 </Typography.Text>
               </Space>
             </Descriptions.Item>

@@ -53,7 +53,8 @@ export function PlaceDialog({ target, customers, onClose, onDone }: { target: Pl
         <Form.Item name="name" label={t('place.name')} rules={[{ required: true, message: t('place.nameRequired') }, zodRule(shape.name, t)]}>
           <Input maxLength={50} />
         </Form.Item>
-        <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap' }}>
+        {/* Side by side where they fit; wrapped, the usual space between form rows (no row gap added). */}
+        <div style={{ display: 'flex', columnGap: 16, flexWrap: 'wrap' }}>
           <Form.Item name="lat" label={t('place.lat')} rules={[{ required: true, message: t('place.latRequired') }, zodRule(shape.lat, t)]}>
             <InputNumber min={-90} max={90} step={0.000001} style={{ width: 160 }} />
           </Form.Item>

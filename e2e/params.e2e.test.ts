@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { launch } from './support/browser.js';
+import { startConsole, type RunningConsole } from './support/console.js';
+
+/**
+ * /sys/paramsetup (spec §3 server-side settings) as the platform administrator, in the four
+ * languages at 1440 and 390 px (docs/screenshots/params-<width>-<lang>.png): the new settings are
+ * there with their units; a value out of range is refused in the page's language with the
+ * server's own message, and the page downloads that language's server messages only
+ * (docs/architecture.md "Languages").
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DOCS = path.join(ROOT, 'docs/screenshots');
+const LANGS = ['zh-CN', 'en-US', 'ja-JP', 'es-ES'] as const;
+const message = (lang: string) => (JSON.parse(readFileSync(path.join(ROOT, `packages/contract/locales/${lang}/errors.json`), 'utf8')) as { errors: { param: { labelsPerPage: string } } }).errors.param.labelsPerPage;
+let console_: RunningConsole;
+let browser: Browser;
+
+beforeAll(async () => {
+  console_ = await startConsole({ SIMULATOR: '0' });
+  browser = await launch();
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await console_?.stop();
+});
+
+async function signedIn(lang: string, width: number): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width, height: width < 576 ? 844 : 900 }, locale: lang });
+  await ctx.addCookies([{ name: 'lang', value: lang, url: console_.url }]);
+  const r = await ctx.request.post(`${console_.url}/service/user/login`, { data: { account: 'admin', password: 'admin123' } });
+  expect((await r.json()).state.code).toBe(200000);
+  return ctx.newPage();
+}
+
+describe('parameters', () => {
+  for (const lang of LANGS) {
+    for (const width of [1440, 390]) {
+      it(`in ${lang} at ${width} px: the new settings, a refusal in the page's language, that language's messages only`, async () => {
+        const page = await signedIn(lang, width);
+        const scripts: Promise<string>[] = [];
+        page.on('response', (r) => {
+          if (r.request().resourceType() === 'script') scripts.push(r.text().catch(() => ''));
+        });
+        await page.goto(`${console_.url}/sys/paramsetup`);
+        const labels = page.getByTestId('param-labels_per_page');
+        await labels.waitFor({ timeout: 60_000 });
+        for (const k of ['sensor_interval_seconds', 'display_interval_seconds', 'relay_interval_seconds']) await page.getByTestId(`param-${k}`).waitFor();
+        await labels.fill('41');
+        await expect.poll(() => page.getByTestId('param-labels_per_page-hint').textContent()).toBe(message(lang));
+        expect(await page.getByTestId('param-save').isDisabled()).toBe(true);
+        await page.getByTestId('param-sensor_interval_seconds').scrollIntoViewIfNeeded();
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: path.join(DOCS, `params-${width}-${lang}.png`) });
+        const loaded = (await Promise.all(scripts)).join('\n');
+        for (const other of LANGS) expect(loaded.includes(message(other)), other).toBe(other === lang);
+        await page.close();
+      }, 120_000);
+    }
+  }
+});
