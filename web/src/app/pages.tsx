@@ -29,11 +29,8 @@ export interface PageDef {
 
 /** The monitoring views open on every carrier of the caller's scope (useMonitorCarriers without a filter). */
 const MONITOR_LIST = [{ def: dmRefs.monitorList, input: { query: {} } }] as const;
-/** The device monitor opens on its first page of cards and the counts (useMonitorPage without a filter). */
-const MONITOR_BOARD = [
-  { def: dmRefs.monitorPage, input: { query: { iDisplayStart: 0, iDisplayLength: BOARD_PAGE_SIZE } } },
-  { def: dmRefs.monitorCounts, input: { query: {} } },
-] as const;
+/** The device monitor opens on its first page of cards (useMonitorPage without a filter); the counts follow it. */
+const MONITOR_BOARD = [{ def: dmRefs.monitorPage, input: { query: { iDisplayStart: 0, iDisplayLength: BOARD_PAGE_SIZE } } }] as const;
 
 const carrierPage = (type: number) => page(() => import('../features/carrier/CarrierListPage').then((m) => ({ default: m.carrierListOf(type) })));
 

@@ -28,7 +28,8 @@ const swatch = (color: string) => ({ '--c': color }) as CSSProperties;
 const PAGE_SIZES = [20, 50, 100];
 
 export default function DeviceMonitorPage() {
-  const { t } = useTranslation('monitor');
+  const { t, i18n } = useTranslation('monitor');
+  const num = (n: number) => n.toLocaleString(i18n.language);
   const navigate = useNavigate();
   const { user } = useAuth();
   const timeZone = user?.timeZone ?? null;
@@ -97,7 +98,8 @@ export default function DeviceMonitorPage() {
           <Segmented<MonitorFilter>
             value={stateFilter}
             onChange={filtered(setStateFilter)}
-            options={MONITOR_FILTERS.map((k) => ({ value: k, label: summary ? `${t(`filter.${k}`)} ${summary.filters[k]}` : t(`filter.${k}`) }))}
+            className="cw-mon-states"
+            options={MONITOR_FILTERS.map((k) => ({ value: k, label: summary ? `${t(`filter.${k}`)} ${num(summary.filters[k])}` : t(`filter.${k}`) }))}
           />
           <Input.Search allowClear placeholder={t('filter.search')} style={{ width: 220 }} onSearch={filtered(setSearch)} onChange={(e) => !e.target.value && filtered(setSearch)('')} />
           <span className="cw-mon-spacer" />
@@ -110,23 +112,23 @@ export default function DeviceMonitorPage() {
         <div className="cw-mon-toolbar cw-mon-summary">
           <span>
             {t('summary.carriers')}
-            <b>{summary ? summary.carriers : '…'}</b>
+            <b>{summary ? num(summary.carriers) : '…'}</b>
           </span>
           <span>
             {t('summary.sensors')}
-            <b>{summary ? summary.sensors : '…'}</b>
+            <b>{summary ? num(summary.sensors) : '…'}</b>
           </span>
           <span>
             {t('summary.online')}
-            <b style={{ color: '#389e0d' }}>{summary ? summary.online : '…'}</b>
+            <b style={{ color: '#389e0d' }}>{summary ? num(summary.online) : '…'}</b>
           </span>
           <span>
             {t('summary.offline')}
-            <b style={{ color: '#8c8c8c' }}>{summary ? summary.offline : '…'}</b>
+            <b style={{ color: '#8c8c8c' }}>{summary ? num(summary.offline) : '…'}</b>
           </span>
           <span>
             {t('summary.alarm')}
-            <b style={{ color: RANGE_COLORS.high }}>{summary ? summary.alarm : '…'}</b>
+            <b style={{ color: RANGE_COLORS.high }}>{summary ? num(summary.alarm) : '…'}</b>
           </span>
           <span className="cw-mon-legend" style={{ marginInlineStart: 'auto' }}>
             <span style={swatch(RANGE_COLORS.high)}>{t('range.high')}</span>
