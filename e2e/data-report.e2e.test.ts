@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { launch } from './support/browser.js';
+import type { Browser } from 'playwright-core';
+import { launch, wholePage } from './support/browser.js';
 import { startConsole, type RunningConsole } from './support/console.js';
+import { signedInByApi } from './support/signIn.js';
 
 /**
  * The data report (spec §2 /count/dataReport; docs/statistics.md "The data report") as the demo
@@ -25,31 +26,9 @@ afterAll(async () => {
   await console_?.stop();
 });
 
-/** A page signed in as the demo administrator through the API, in `lang` (the cookie the language switch sets). */
-async function signedIn(lang: string, width: number): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width, height: width < 576 ? 844 : 900 }, locale: lang });
-  await ctx.addCookies([{ name: 'lang', value: lang, url: console_.url }]);
-  const r = await ctx.request.post(`${console_.url}/service/user/login`, { data: { account: 'demo', password: 'demo123' } });
-  expect((await r.json()).state.code).toBe(200000);
-  return ctx.newPage();
-}
-
-/** The whole report: the shell scrolls its content pane, so the viewport is stretched to it for the shot. */
-async function wholePage(p: Page, file: string) {
-  const size = p.viewportSize()!;
-  const extra = await p.evaluate(() => {
-    const pane = document.querySelector('.cw-content');
-    return pane ? pane.scrollHeight - pane.clientHeight : 0;
-  });
-  await p.setViewportSize({ width: size.width, height: Math.min(size.height + Math.max(0, extra), 6000) });
-  await p.waitForTimeout(600);
-  await p.screenshot({ path: path.join(DOCS, file) });
-  await p.setViewportSize(size);
-}
-
 describe('data report', () => {
   it("/count leads to the data report; it holds the demo's carriers, each opening its statistics", async () => {
-    const page = await signedIn('en-US', 1440);
+    const page = await signedInByApi(browser, console_.url, 'en-US', 1440);
     await page.goto(`${console_.url}/count`);
     await page.waitForURL(/\/count\/dataReport/);
     await page.getByTestId('data-report').waitFor({ timeout: 60_000 });
@@ -69,14 +48,14 @@ describe('data report', () => {
   for (const lang of LANGS) {
     for (const width of [1440, 390]) {
       it(`in ${lang} at ${width} px`, async () => {
-        const page = await signedIn(lang, width);
+        const page = await signedInByApi(browser, console_.url, lang, width);
         await page.goto(`${console_.url}/count/dataReport`);
         await page.getByTestId('data-report').waitFor({ timeout: 60_000 });
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
         await page.waitForTimeout(500);
         // A phone's report is a long scroll: its first screen, as a person on call sees it.
         if (width < 576) await page.screenshot({ path: path.join(DOCS, `data-report-${width}-${lang}.png`) });
-        else await wholePage(page, `data-report-${width}-${lang}.png`);
+        else await wholePage(page, path.join(DOCS, `data-report-${width}-${lang}.png`));
         await page.close();
       }, 120_000);
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { launch } from './support/browser.js';
+import { launch, wholePage } from './support/browser.js';
 import { startConsole, type RunningConsole } from './support/console.js';
 import { signedIn, type Lang } from './support/signIn.js';
 
@@ -38,22 +38,6 @@ const settled = async (p: Page) => {
   await expect.poll(() => p.locator('.cw-home .ant-skeleton').count(), { timeout: 30_000 }).toBe(0);
   await p.waitForTimeout(800); // charts draw after their data
 };
-
-/**
- * The whole page: the shell scrolls its content pane, not the window, so a full-page shot would
- * stop at the viewport; the viewport is stretched to the pane's content for the shot.
- */
-async function wholePage(p: Page, file: string) {
-  const size = p.viewportSize()!;
-  const extra = await p.evaluate(() => {
-    const pane = document.querySelector('.cw-content');
-    return pane ? pane.scrollHeight - pane.clientHeight : 0;
-  });
-  await p.setViewportSize({ width: size.width, height: Math.min(size.height + Math.max(0, extra), 8000) });
-  await p.waitForTimeout(800); // charts redraw at their new size
-  await p.screenshot({ path: path.join(DOCS, file) });
-  await p.setViewportSize(size);
-}
 
 describe('home settings', () => {
   it('choosing a style and widgets on /homepageset shows them on /home, with real data', async () => {
@@ -96,7 +80,7 @@ describe('home settings', () => {
         await page.goto(`${console_.url}/homepageset`);
         await page.getByTestId('home-style-wall').waitFor();
         await page.waitForTimeout(500);
-        await wholePage(page, `homepageset-${width}-${lang}.png`);
+        await wholePage(page, path.join(DOCS, `homepageset-${width}-${lang}.png`));
         for (const style of STYLES) {
           const r = await api(page, 'PUT', '/service/mine/homeSetting', { style, widgets: current.offered, sensors: current.sensors.map((s: { devNo: string }) => s.devNo) });
           expect(r.state.code, JSON.stringify(r)).toBe(200000);
@@ -104,7 +88,7 @@ describe('home settings', () => {
           await expect.poll(() => page.locator('.cw-home').getAttribute('data-style'), { timeout: 20_000 }).toBe(style);
           await settled(page);
           for (const w of NEW_WIDGETS) await page.getByTestId(`widget-${w}`).waitFor();
-          await wholePage(page, `home-${style}-${width}-${lang}.png`);
+          await wholePage(page, path.join(DOCS, `home-${style}-${width}-${lang}.png`));
         }
         await ctx.close();
       }

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launch } from './support/browser.js';
 import { startConsole, type RunningConsole } from './support/console.js';
+import { ADMIN, signedInByApi } from './support/signIn.js';
 
 /**
  * /sys/paramsetup (spec §3 server-side settings) as the platform administrator, in the four
@@ -29,19 +30,11 @@ afterAll(async () => {
   await console_?.stop();
 });
 
-async function signedIn(lang: string, width: number): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width, height: width < 576 ? 844 : 900 }, locale: lang });
-  await ctx.addCookies([{ name: 'lang', value: lang, url: console_.url }]);
-  const r = await ctx.request.post(`${console_.url}/service/user/login`, { data: { account: 'admin', password: 'admin123' } });
-  expect((await r.json()).state.code).toBe(200000);
-  return ctx.newPage();
-}
-
 describe('parameters', () => {
   for (const lang of LANGS) {
     for (const width of [1440, 390]) {
       it(`in ${lang} at ${width} px: the new settings, a refusal in the page's language, that language's messages only`, async () => {
-        const page = await signedIn(lang, width);
+        const page = await signedInByApi(browser, console_.url, lang, width, ADMIN);
         const scripts: Promise<string>[] = [];
         page.on('response', (r) => {
           if (r.request().resourceType() === 'script') scripts.push(r.text().catch(() => ''));

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launch } from './support/browser.js';
 import { startConsole, type RunningConsole } from './support/console.js';
+import { ADMIN, signedInByApi } from './support/signIn.js';
 
 /**
  * Two dialogs a newcomer meets as the platform administrator, looked at in the four languages at
@@ -25,19 +26,11 @@ afterAll(async () => {
   await console_?.stop();
 });
 
-async function signedIn(lang: string, width: number): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width, height: width < 576 ? 844 : 900 }, locale: lang });
-  await ctx.addCookies([{ name: 'lang', value: lang, url: console_.url }]);
-  const r = await ctx.request.post(`${console_.url}/service/user/login`, { data: { account: 'admin', password: 'admin123' } });
-  expect((await r.json()).state.code).toBe(200000);
-  return ctx.newPage();
-}
-
 describe('places and guide admin', () => {
   for (const lang of LANGS) {
     for (const width of [1440, 390]) {
       it(`in ${lang} at ${width} px`, async () => {
-        const page = await signedIn(lang, width);
+        const page = await signedInByApi(browser, console_.url, lang, width, ADMIN);
         await page.goto(`${console_.url}/transHistory`);
         const places = page.getByTestId('places');
         await places.locator('.ant-table-row, .ant-card .ant-card').first().waitFor({ timeout: 60_000 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch } from './support/browser.js';
 import { startConsole, type RunningConsole } from './support/console.js';
+import { ADMIN, signedInByApi } from './support/signIn.js';
 
 /**
  * Every route of spec §2 opened in Chromium as the platform administrator (admin of the demo):
@@ -44,11 +45,7 @@ let page: Page;
 beforeAll(async () => {
   console_ = await startConsole({ SIMULATOR: '0' });
   browser = await launch();
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
-  await ctx.addCookies([{ name: 'lang', value: 'en-US', url: console_.url }]);
-  const r = await ctx.request.post(`${console_.url}/service/user/login`, { data: { account: 'admin', password: 'admin123' } });
-  expect((await r.json()).state.code).toBe(200000);
-  page = await ctx.newPage();
+  page = await signedInByApi(browser, console_.url, 'en-US', 1440, ADMIN);
 }, 240_000);
 afterAll(async () => {
   await browser?.close();

@@ -48,3 +48,20 @@ export async function shot(page: Page, name: string) {
   await mkdir(screenshotDir, { recursive: true });
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: false });
 }
+
+/**
+ * A shot of the whole page into `file`: the shell scrolls its content pane, not the window, so a
+ * full-page shot would stop at the viewport; the viewport is stretched to the pane's content for
+ * the shot (at most 8000 px) and given back after.
+ */
+export async function wholePage(page: Page, file: string) {
+  const size = page.viewportSize()!;
+  const extra = await page.evaluate(() => {
+    const pane = document.querySelector('.cw-content');
+    return pane ? pane.scrollHeight - pane.clientHeight : 0;
+  });
+  await page.setViewportSize({ width: size.width, height: Math.min(size.height + Math.max(0, extra), 8000) });
+  await page.waitForTimeout(800); // charts redraw at their new size
+  await page.screenshot({ path: file });
+  await page.setViewportSize(size);
+}

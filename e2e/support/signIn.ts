@@ -40,3 +40,20 @@ export async function signedIn(
   await page.waitForURL(/\/home/);
   return { ctx, page };
 }
+
+/**
+ * A new page signed in through the API (any of the four languages, whose login form this does
+ * not need to know), in `lang` by its cookie, at `width` px (a phone's height below 576): for
+ * tests that look at pages rather than at the login. The demo's administrator unless told otherwise.
+ */
+export async function signedInByApi(browser: Browser, url: string, lang: string, width: number, login: { account: string; password: string } = { account: 'demo', password: 'demo123' }): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width, height: width < 576 ? 844 : 900 }, locale: lang });
+  await ctx.addCookies([{ name: 'lang', value: lang, url }]);
+  const r = await ctx.request.post(`${url}/service/user/login`, { data: login });
+  const body = (await r.json()) as { state: { code: number; msg: string } };
+  if (body.state.code !== 200000) throw new Error(`login of ${login.account}: ${body.state.msg}`);
+  return ctx.newPage();
+}
+
+/** The platform administrator of the demo (README). */
+export const ADMIN = { account: 'admin', password: 'admin123' } as const;

@@ -3,6 +3,7 @@ import { translate } from '@coldwatch/contract';
 import type { TestCtx } from '../../../test/helper.js';
 import { call, requester, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 import { pdfText } from '../report/pdf.fixture.js';
+import { expectRefused } from './param.fixture.js';
 
 /*
  * The device parameters of /sys/paramsetup (spec §3): the default transmission intervals are
@@ -56,11 +57,7 @@ describe('default transmission intervals', () => {
       ['labels_per_page', 0, 'errors.param.labelsPerPage'],
       ['labels_per_page', 41, 'errors.param.labelsPerPage'],
     ] as const;
-    for (const [key, value, msg] of bad) {
-      const res = await put(key, value);
-      expect(res.status, `${key}=${value}`).toBe(400);
-      expect(res.result.errors.value, `${key}=${value}`).toBe(translate(msg, 'en-US'));
-    }
+    await expectRefused(put, bad);
     expect((await put('display_interval_seconds', 3600)).state.code).toBe(200000);
     const read = (await req(a.cookie, 'GET', '/service/share/param')).result;
     expect(read).toMatchObject({ display_interval_seconds: '3600', relay_interval_seconds: '45', labels_per_page: '12' });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code, translate } from '@coldwatch/contract';
 import { setup, PASSWORD, type TestCtx } from '../../../test/helper.js';
 import { checkCaptcha, signCaptcha } from '../../platform/auth/captcha.js';
+import { expectRefused } from './param.fixture.js';
 
 /*
  * The parameters of /sys/paramsetup added for spec §3 are read by the code they name: each test
@@ -81,11 +82,7 @@ describe('parameters in use', () => {
       ['alarm_volume', -1, 'errors.param.alarmVolume'],
       ['alarm_count', 11, 'errors.param.alarmCount'],
     ] as const;
-    for (const [key, value, msg] of bad) {
-      const r = await put(key, value);
-      expect(r.status, `${key}=${value}`).toBe(400);
-      expect(r.result.errors.value, `${key}=${value}`).toBe(translate(msg, 'en-US'));
-    }
+    await expectRefused(put, bad);
     expect((await put('monitor_refresh_seconds', 120)).state.code).toBe(200000);
     expect((await put('fault_tolerance_coefficient', 4)).state.code).toBe(200000);
     expect((await put('alarm_volume', 0)).state.code).toBe(200000);
