@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { boardState, rangeState, sensorOnline, type BoardSensorLike, type BoardState, type MonitorCounts, type MonitorFilter, type MonitorSummary, type SampleMode } from '@coldwatch/contract';
+import { boardState, rangeState, sensorOnline, type BoardCarrierLike, type BoardSensorLike, type BoardState, type MonitorCounts, type MonitorFilter, type MonitorSummary, type SampleMode } from '@coldwatch/contract';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { contains, msOrNull } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
@@ -43,16 +43,8 @@ export function passes(filter: MonitorFilter, state: BoardState, sensors: readon
   return state === filter;
 }
 
-interface ScanCarrier {
-  id: number;
-  status: number;
-  alarmOn: boolean;
-  sampleMode: SampleMode;
-  tempMin: number | null;
-  tempMax: number | null;
-  humMin: number | null;
-  humMax: number | null;
-}
+/** A carrier as the scan reads it: what boardState needs but its sensors and open exceptions. */
+type ScanCarrier = Omit<BoardCarrierLike, 'openExceptions' | 'sensors'> & { id: number };
 
 export interface BoardScan {
   /** The carriers passing every filter, state included, in board order (id). */
