@@ -10,7 +10,7 @@ export type MonitorCarrier = z.infer<typeof monitorCarrier>;
 
 /**
  * The board's state filter: every carrier, the abnormal ones, those offline or with a sensor
- * offline, the normal ones (docs/monitoring.md "Device monitor").
+ * offline, the normal ones (docs/scaling.md "The board at 100,000 points").
  */
 export const MONITOR_FILTERS = ['all', 'abnormal', 'offline', 'normal'] as const;
 export type MonitorFilter = (typeof MONITOR_FILTERS)[number];

@@ -54,7 +54,7 @@ export const liveApi = {
       /**
        * The sensors a page shows (`1,2,3`, at most 2,000): readings and sensor status of the others
        * are not sent. A board over 100,000 sensors reporting every minute would otherwise send every
-       * browser 1,700 events a second for cards it does not show (docs/monitoring.md). Exceptions
+       * browser 1,700 events a second for cards it does not show (docs/scaling.md "The board at 100,000 points"). Exceptions
        * and gateway status always come.
        */
       sensors: z

@@ -7,7 +7,7 @@ import { carrierFilter, carrierSelect } from '../carrier/carrier.repository.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 /*
- * The device monitor over every carrier of its filters, on the server (docs/monitoring.md
+ * The device monitor over every carrier of its filters, on the server (docs/scaling.md
  * "The board at 100,000 points"): the browser asks for one page and the counts, never the whole
  * list. A carrier's state is the contract's boardState, so it cannot be a SQL column: the
  * scan reads the few columns boardState needs for every filtered carrier and its sensors

@@ -118,7 +118,7 @@ async function withLive(q: Queryable, k: Kysely<DB>, rows: Awaited<ReturnType<Re
 const scans = sharedScans();
 
 /**
- * One page of the board (docs/monitoring.md "The board at 100,000 points"). Without a state
+ * One page of the board (docs/scaling.md "The board at 100,000 points"). Without a state
  * filter the page and its total come from SQL (ids in board order, then the page's rows); with
  * one, from the scan of every filtered carrier's state.
  */

@@ -13,7 +13,7 @@ export const dmRoutes: Module = (app, { db }) => {
   // Not paged: every carrier of the chosen scene, for the views that still draw them all (home's widgets).
   serve(app, dmApi.monitorList, access, async (req) => monitorList(db, req.scope, req.query));
 
-  // The board at scale (docs/monitoring.md "The board at 100,000 points"): a page and the counts, filtered on the server.
+  // The board at scale (docs/scaling.md "The board at 100,000 points"): a page and the counts, filtered on the server.
   serve(app, dmApi.monitorPage, access, async (req) => monitorPage(db, req.scope, req.query));
   serve(app, dmApi.monitorCounts, access, async (req) => monitorCounts(db, req.scope, req.query));
   serve(app, dmApi.monitorSummary, access, async (req) => monitorSummary(db, req.scope, req.query));
