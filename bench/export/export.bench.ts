@@ -11,7 +11,8 @@
  * The load average is printed at the start and the end: the machine is shared.
  *
  * Last line: `export_s=… export_cpu_s=… rows=… bytes=… rss_peak_mb=… rss_before_mb=… copy_s=… fleet_s=… fleet_cpu_s=… fleet_rows=… fleet_rss_peak_mb=… fleet_copy_s=… ingest_alone_rps=… ingest_during_rps=… load=…`.
- * Env: BENCH_DAYS (365), BENCH_FLEET (100 sensors), BENCH_FLEET_DAYS (30); DATABASE_URL for PostgreSQL, else PGlite in memory.
+ * Env: BENCH_DAYS (365), BENCH_FLEET (100 sensors), BENCH_FLEET_DAYS (30), BENCH_ANALYZE (ANALYZE after seeding);
+ * DATABASE_URL for PostgreSQL, else PGlite in memory.
  */
 import { loadavg } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
@@ -72,7 +73,9 @@ const t = Date.now();
 await new Partitions(db).ensureFor(Array.from({ length: Math.ceil(DAYS / 28) + 2 }, (_, i) => start + i * 28 * DAY).concat(end));
 await seed(exported.id, start, DAYS);
 for (const s of others) await seed(s.id, fleetStart, FLEET_DAYS);
-console.log(`inserted in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+// PGlite has no autovacuum: its tables are never analyzed unless asked. BENCH_ANALYZE=1 asks once here, to show what statistics change.
+if (process.env.BENCH_ANALYZE) await db.exec('ANALYZE');
+console.log(`inserted in ${((Date.now() - t) / 1000).toFixed(1)} s${process.env.BENCH_ANALYZE ? ', then ANALYZE' : ''}`);
 
 /** One export of a sensor's span, as the job runs it; answers its seconds, rows and bytes. */
 async function exportOf(devNo: string, from: number, to: number) {
