@@ -102,3 +102,23 @@ export const BOARD_STATE_COLORS: Record<BoardState, string> = {
 export const DEVICE_USAGES = ['bound', 'unbound', 'unused'] as const;
 export type DeviceUsage = (typeof DEVICE_USAGES)[number];
 export const deviceUsage = (s: { carrierId: number | null; lastTs: number | null }): DeviceUsage => (s.carrierId !== null ? 'bound' : s.lastTs !== null ? 'unbound' : 'unused');
+
+/** Carriers of one group (a type, a scene) counted by state. */
+export type StateCounts = Record<BoardState, number> & { total: number };
+export interface GroupCounts<K> extends StateCounts {
+  key: K;
+  label: string;
+}
+
+/** Counts per group by each item's state, in the order the groups first appear; the worst (most abnormal) groups first (the overview's tables). */
+export function countByState<T, K>(items: readonly T[], keyOf: (t: T) => K, labelOf: (t: T) => string, stateOf: (t: T) => BoardState): GroupCounts<K>[] {
+  const groups = new Map<K, GroupCounts<K>>();
+  for (const c of items) {
+    const k = keyOf(c);
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { total: 0, normal: 0, abnormal: 0, offline: 0, stopped: 0, key: k, label: labelOf(c) }));
+    g.total += 1;
+    g[stateOf(c)] += 1;
+  }
+  return [...groups.values()].sort((a, b) => b.abnormal - a.abnormal || b.offline - a.offline || b.total - a.total);
+}

@@ -29,6 +29,8 @@ export interface PageDef {
 
 /** The monitoring views open on every carrier of the caller's scope (useMonitorCarriers without a filter). */
 const MONITOR_LIST = [{ def: dmRefs.monitorList, input: { query: {} } }] as const;
+/** The overview opens on its sums (useCall of monitorOverview, no input). */
+const MONITOR_OVERVIEW = [{ def: dmRefs.monitorOverview, input: undefined }] as const;
 /** The device monitor opens on its first page of cards (useMonitorPage without a filter); the counts follow it. */
 const MONITOR_BOARD = [{ def: dmRefs.monitorPage, input: { query: { iDisplayStart: 0, iDisplayLength: BOARD_PAGE_SIZE } } }] as const;
 
@@ -76,7 +78,7 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.overview',
     menuCode: 'overview',
     funcs: ['viewMonitorPointRealTime'],
-    prefetch: MONITOR_LIST,
+    prefetch: MONITOR_OVERVIEW,
     Component: page(() => import('../features/databoard/OverviewPage')),
   },
   {

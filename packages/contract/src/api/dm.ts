@@ -52,6 +52,19 @@ export const monitorSummary = z.object({
 });
 export type MonitorSummary = z.infer<typeof monitorSummary>;
 
+const stateCounts = { total: z.number().int(), normal: z.number().int(), abnormal: z.number().int(), offline: z.number().int(), stopped: z.number().int() };
+
+/** /databoard/overview's figures, summed on the server: carriers by type and by scene per state, and the sensors not reporting (the first ten). */
+export const monitorOverview = z.object({
+  byType: z.array(z.object({ key: z.number().int(), label: z.string(), ...stateCounts })),
+  byScene: z.array(z.object({ key: z.number().int(), label: z.string(), customerName: z.string(), ...stateCounts })),
+  offlineSensors: z.object({
+    total: z.number().int(),
+    rows: z.array(z.object({ id: z.number().int(), devNo: z.string(), status: z.number().int(), lastTs: z.number().nullable(), carrierId: z.number().int(), carrierName: z.string() })),
+  }),
+});
+export type MonitorOverview = z.infer<typeof monitorOverview>;
+
 export const dmApi = {
   mpDetail: route({
     method: 'GET',
@@ -99,5 +112,12 @@ export const dmApi = {
     summary: "The carriers of the caller's scope summed up: per board state, per status, sensors bound, alarms off, alarms that would reach nobody",
     query: z.object({ customerId: boardFilters.customerId, sceneId: boardFilters.sceneId, type: boardFilters.type }),
     result: monitorSummary,
+  }),
+  monitorOverview: route({
+    method: 'GET',
+    path: '/service/dm/monitorOverview',
+    tag: 'dm',
+    summary: "The caller's carriers by type and by scene per board state, and the first sensors not reporting (/databoard/overview)",
+    result: monitorOverview,
   }),
 };

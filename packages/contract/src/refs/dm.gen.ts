@@ -8,4 +8,5 @@ export const dmRefs: RefsOf<typeof dmApi> = {
   monitorPage: { method: 'GET', path: '/service/dm/monitorPage' },
   monitorCounts: { method: 'GET', path: '/service/dm/monitorCounts' },
   monitorSummary: { method: 'GET', path: '/service/dm/monitorSummary' },
+  monitorOverview: { method: 'GET', path: '/service/dm/monitorOverview' },
 };

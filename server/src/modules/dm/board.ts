@@ -54,7 +54,13 @@ export interface BoardScan {
   summary: MonitorSummary;
   /** The carriers whose alarm is on (for reachNobody). */
   alarmOn: number[];
+  /** Each carrier's state, the state filter aside. */
+  states: Map<number, BoardState>;
+  /** Sensors not reporting on the carriers of the filters but the state: how many, and the first OFFLINE_FIRST in board order. */
+  offline: { total: number; first: { sensorId: number; carrierId: number }[] };
 }
+
+const OFFLINE_FIRST = 10;
 
 /**
  * Every carrier of the filters with what its state needs: three statements (carriers, their
@@ -69,20 +75,21 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
     .orderBy('c.id')
     .execute();
   const ids = carriers.map((c) => c.id);
-  const sensors = new Map<number, (BoardSensorLike & { carrierId: number })[]>();
+  type ScanSensor = BoardSensorLike & { id: number; carrierId: number };
+  const sensors = new Map<number, ScanSensor[]>();
   const open = new Map<number, number>();
   if (ids.length) {
     // Rounded as the live list rounds them (sensorLiveSelect), so a state here is the state on the card.
     const rows = await k
       .selectFrom('sensor as x')
-      .select(['x.carrier_id as carrierId', 'x.status', msOrNull('x.last_ts').as('lastTs'), sql<number | null>`round(x.last_temp::numeric, 2)::float8`.as('temp'), sql<number | null>`round(x.last_hum::numeric, 2)::float8`.as('hum')])
+      .select(['x.id', 'x.carrier_id as carrierId', 'x.status', msOrNull('x.last_ts').as('lastTs'), sql<number | null>`round(x.last_temp::numeric, 2)::float8`.as('temp'), sql<number | null>`round(x.last_hum::numeric, 2)::float8`.as('hum')])
       .where(sql<boolean>`x.carrier_id = any(${ids}::int[])`)
       .where((eb) => sceneLimit(eb, scope, 'sensor', 'x'))
       .execute();
     for (const s of rows) {
       const list = sensors.get(s.carrierId!);
-      if (list) list.push(s as BoardSensorLike & { carrierId: number });
-      else sensors.set(s.carrierId!, [s as BoardSensorLike & { carrierId: number }]);
+      if (list) list.push(s as ScanSensor);
+      else sensors.set(s.carrierId!, [s as ScanSensor]);
     }
     const counted = await k
       .selectFrom('exception_record as e')
@@ -99,6 +106,8 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
   const out: number[] = [];
   const summary: MonitorSummary = { total: carriers.length, byState: { normal: 0, abnormal: 0, offline: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0, reachNobody: 0, reachNobodyNames: [] };
   const alarmOn: number[] = [];
+  const states = new Map<number, BoardState>();
+  const offline: BoardScan['offline'] = { total: 0, first: [] };
   const outOfZone = (v: number | null, min: number | null, max: number | null) => {
     const st = rangeState(v, min, max);
     return st === 'high' || st === 'low';
@@ -108,6 +117,12 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
     const state = boardState({ ...c, openExceptions: open.get(c.id) ?? 0, sensors: list });
     for (const filter of ['all', 'abnormal', 'offline', 'normal'] as const) if (passes(filter, state, list)) counts.filters[filter] += 1;
     summary.byState[state] += 1;
+    states.set(c.id, state);
+    // In board order: by carrier, then by sensor (the list below is in no order).
+    for (const s of list.filter((x) => !sensorOnline(x)).sort((a, b) => a.id - b.id)) {
+      offline.total += 1;
+      if (offline.first.length < OFFLINE_FIRST) offline.first.push({ sensorId: s.id, carrierId: c.id });
+    }
     summary.byStatus[c.status] = (summary.byStatus[c.status] ?? 0) + 1;
     summary.boundSensors += list.length;
     if (c.alarmOn) alarmOn.push(c.id);
@@ -123,7 +138,7 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
     }
   }
   counts.offline = counts.sensors - counts.online;
-  return { ids: out, counts, summary, alarmOn };
+  return { ids: out, counts, summary, alarmOn, states, offline };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardState, climateOf, type BoardCarrierLike, type BoardSensorLike } from '@coldwatch/contract';
+import { boardState, climateOf, countByState, type BoardCarrierLike, type BoardSensorLike } from '@coldwatch/contract';
 
 const s = (temp: number | null, over: Partial<BoardSensorLike> = {}): BoardSensorLike => ({ status: 1, lastTs: 1000, temp, hum: null, ...over });
 const c = (sensors: BoardSensorLike[], over: Partial<BoardCarrierLike> = {}): BoardCarrierLike => ({
@@ -49,5 +49,22 @@ describe('equipment use, computed (spec §3)', () => {
     expect(deviceUsage({ carrierId: 3, lastTs: null })).toBe('bound');
     expect(deviceUsage({ carrierId: null, lastTs: 1 })).toBe('unbound');
     expect(deviceUsage({ carrierId: null, lastTs: null })).toBe('unused');
+  });
+});
+
+describe("the overview's groups", () => {
+  it('counts items by state per group, in the order groups appear, the most abnormal group first', () => {
+    const items = [
+      { type: 2, state: 'normal' as const },
+      { type: 2, state: 'abnormal' as const },
+      { type: 1, state: 'normal' as const },
+      { type: 1, state: 'offline' as const },
+      { type: 3, state: 'normal' as const },
+    ];
+    expect(countByState(items, (c) => c.type, (c) => `type ${c.type}`, (c) => c.state)).toEqual([
+      { key: 2, label: 'type 2', total: 2, normal: 1, abnormal: 1, offline: 0, stopped: 0 },
+      { key: 1, label: 'type 1', total: 2, normal: 1, abnormal: 0, offline: 1, stopped: 0 },
+      { key: 3, label: 'type 3', total: 1, normal: 1, abnormal: 0, offline: 0, stopped: 0 },
+    ]);
   });
 });

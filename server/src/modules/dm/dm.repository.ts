@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { boardState, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier, type MonitorCounts, type MonitorSummary } from '@coldwatch/contract';
+import { boardState, countByState, type CarrierDevices, type CarrierRow, type LiveSensor, type MonitorCarrier, type MonitorCounts, type MonitorOverview, type MonitorSummary } from '@coldwatch/contract';
 import type { Queryable } from '../../platform/db/client.js';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -149,6 +149,42 @@ export async function monitorSummary(q: Queryable, scope: Scope, f: Pick<BoardFi
   const nobody = [...(await unreachable(q, scan.alarmOn))].sort((x, y) => x - y);
   const names = nobody.length ? await k.selectFrom('carrier').select('name').where(sql<boolean>`id = any(${nobody.slice(0, 3)}::int[])`).orderBy('id').execute() : [];
   return { ...scan.summary, reachNobody: nobody.length, reachNobodyNames: names.map((r) => r.name) };
+}
+
+/**
+ * /databoard/overview's figures (docs/scaling.md "The board at 100,000 points"): the scan's states
+ * grouped by carrier type and by scene, and its first sensors not reporting with their numbers
+ * and carriers.
+ */
+export async function monitorOverview(q: Queryable, scope: Scope): Promise<MonitorOverview> {
+  const k = scoped(q, scope);
+  const scan = await scans(k, scope, { state: 'all' });
+  const rows = await carrierSelect(k)
+    .clearSelect()
+    .select(['c.id', 'c.type', 'c.scene_id as sceneId', 's.label as sceneLabel', 'cu.name as customerName'])
+    .where(await boardWhere(k, scope, {}))
+    .orderBy('c.id')
+    .execute();
+  // A carrier added between the scan and this read has no state yet: it is counted when the overview is read again.
+  const seen = rows.filter((r) => scan.states.has(r.id));
+  const stateOf = (r: { id: number }) => scan.states.get(r.id)!;
+  const customerOf = new Map(seen.map((r) => [r.sceneId, r.customerName]));
+  const first = scan.offline.first;
+  const found = first.length
+    ? await sensorLiveSelect(k).innerJoin('carrier as c', 'c.id', 'x.carrier_id').select(['c.id as carrierId', 'c.name as carrierName']).where(sql<boolean>`x.id = any(${first.map((f) => f.sensorId)}::int[])`).execute()
+    : [];
+  const byId = new Map(found.map((s) => [s.id, s]));
+  return {
+    byType: countByState(seen, (r) => r.type, () => '', stateOf),
+    byScene: countByState(seen, (r) => r.sceneId, (r) => r.sceneLabel, stateOf).map((g) => ({ ...g, customerName: customerOf.get(g.key) ?? '' })),
+    offlineSensors: {
+      total: scan.offline.total,
+      rows: first.flatMap((f) => {
+        const s = byId.get(f.sensorId);
+        return s ? [{ id: s.id, devNo: s.devNo, status: s.status, lastTs: s.lastTs, carrierId: f.carrierId, carrierName: s.carrierName }] : [];
+      }),
+    },
+  };
 }
 
 /** The board's summary over every carrier of its filters. */

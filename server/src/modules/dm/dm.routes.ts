@@ -2,7 +2,7 @@ import { dmApi } from '@coldwatch/contract';
 import type { Module } from '../../deps.js';
 import { notFound } from '../../platform/http/errors.js';
 import { serve } from '../../platform/http/route.js';
-import { carrierWithDevices, monitorCounts, monitorList, monitorPage, monitorSummary } from './dm.repository.js';
+import { carrierWithDevices, monitorCounts, monitorList, monitorOverview, monitorPage, monitorSummary } from './dm.repository.js';
 
 /** Monitoring-point detail and the live board's list (spec §2 /databoard, /monitorPointRealTime). */
 export const dmRoutes: Module = (app, { db }) => {
@@ -17,4 +17,5 @@ export const dmRoutes: Module = (app, { db }) => {
   serve(app, dmApi.monitorPage, access, async (req) => monitorPage(db, req.scope, req.query));
   serve(app, dmApi.monitorCounts, access, async (req) => monitorCounts(db, req.scope, req.query));
   serve(app, dmApi.monitorSummary, access, async (req) => monitorSummary(db, req.scope, req.query));
+  serve(app, dmApi.monitorOverview, access, async (req) => monitorOverview(db, req.scope));
 };

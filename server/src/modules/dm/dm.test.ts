@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { translate } from '@coldwatch/contract';
+import { countByState, translate } from '@coldwatch/contract';
 import type { TestCtx } from '../../../test/helper.js';
 import { call, withTwoCustomers, type Records } from '../shared/records.fixture.js';
 
@@ -110,6 +110,22 @@ describe('monitor page and counts (the board at scale: filtered, searched and pa
     });
     const beta = await t.login('beta');
     expect((await call(t, beta, 'GET', `/service/dm/monitorSummary?customerId=${a.customerId}`)).total).toBe(0);
+  });
+
+  it("counts the overview's groups and finds its sensors not reporting as the whole list would", async () => {
+    await t.db.query('UPDATE sensor SET status = 0 WHERE id = $1', [a.sensorId]);
+    const list = await call(t, a.cookie, 'GET', '/service/dm/monitorList');
+    const overview = await call(t, a.cookie, 'GET', '/service/dm/monitorOverview');
+    const state = (c: any) => c.state;
+    expect(overview.byType).toEqual(countByState(list, (c: any) => c.type, () => '', state));
+    expect(overview.byScene).toEqual(countByState(list, (c: any) => c.sceneId, (c: any) => c.sceneLabel, state).map((g) => ({ ...g, customerName: list[0].customerName })));
+    const offline = list.flatMap((c: any) => c.sensors.filter((s: any) => s.status !== 1).map((s: any) => ({ id: s.id, devNo: s.devNo, status: s.status, lastTs: s.lastTs, carrierId: c.id, carrierName: c.name })));
+    expect(offline.map((s: any) => s.devNo)).toEqual([a.devNo]);
+    expect(overview.offlineSensors).toEqual({ total: offline.length, rows: offline });
+    await t.db.query('UPDATE sensor SET status = 1 WHERE id = $1', [a.sensorId]);
+    expect((await call(t, a.cookie, 'GET', '/service/dm/monitorOverview')).offlineSensors).toEqual({ total: 0, rows: [] });
+    const beta = await t.login('beta');
+    expect(JSON.stringify(await call(t, beta, 'GET', '/service/dm/monitorOverview'))).not.toContain(a.devNo);
   });
 
   it("never shows another customer's carriers; the platform sees both", async () => {
