@@ -28,21 +28,21 @@ export const exportVerifyTask: Producer = async (ctx, out, format) => {
   const figures = (label: string, f: MappingFigures | null | undefined) => {
     if (!f) return;
     lines.push(
-      [`${label} setpoint`, f.setpoint],
-      [`${label} deviation max`, r2(f.deviationMax)],
-      [`${label} deviation min`, r2(f.deviationMin)],
-      [`${label} uniformity`, r2(f.uniformity)],
-      [`${label} fluctuation max`, r2(f.fluctuationMax)],
-      [`${label} centre deviation`, r2(f.centreDeviation)],
-      [`${label} hottest`, f.hottest],
-      [`${label} coldest`, f.coldest],
+      [`${label} ${t('setpoint')}`, f.setpoint],
+      [`${label} ${t('deviationMax')}`, r2(f.deviationMax)],
+      [`${label} ${t('deviationMin')}`, r2(f.deviationMin)],
+      [`${label} ${t('uniformity')}`, r2(f.uniformity)],
+      [`${label} ${t('fluctuationMax')}`, r2(f.fluctuationMax)],
+      [`${label} ${t('centreDeviation')}`, r2(f.centreDeviation)],
+      [`${label} ${t('hottest')}`, f.hottest],
+      [`${label} ${t('coldest')}`, f.coldest],
     );
   };
   figures(t('temp'), res);
   figures(t('hum'), res?.humidity);
   for (const l of lines) out.row(l);
   let rows = 0;
-  out.sheet(t('point'), [t('point'), t('type'), t('readings'), t('min'), t('max'), t('avg'), 'fluctuation'], [16, 14, 10, 10, 10, 10, 12]);
+  out.sheet(t('point'), [t('point'), t('type'), t('readings'), t('min'), t('max'), t('avg'), t('fluctuation')], [16, 14, 10, 10, 10, 10, 12]);
   for (const [label, f] of [[t('temp'), res], [t('hum'), res?.humidity]] as const) {
     for (const p of f?.points ?? []) {
       out.row([p.deviceNo, label, p.readings, r2(p.min), r2(p.max), r2(p.mean), r2(p.fluctuation)]);
