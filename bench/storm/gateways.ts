@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import mqtt from 'mqtt';
+import net from 'node:net';
 import type { StormGateway } from './fleet.js';
 
 export interface StormPlan {
@@ -53,7 +54,12 @@ const progress = setInterval(() => console.log(JSON.stringify({ acked })), 1000)
 await Promise.all(
   plan.gateways.map(async (gw, g) => {
     await new Promise((r) => setTimeout(r, Math.random() * plan.spreadMs));
-    const c = mqtt.connect(plan.url, {
+    // Each gateway from an address of its own (127.1.x.y on this machine), as gateways come from
+    // their sites: the broker reads at most 64 unauthenticated connections per address at once.
+    const { hostname, port } = new URL(plan.url);
+    const localAddress = hostname === '127.0.0.1' ? `127.1.${Math.floor(g / 250)}.${(g % 250) + 1}` : undefined;
+    const stream = () => net.createConnection({ host: hostname, port: Number(port || 1883), localAddress });
+    const c = new mqtt.MqttClient(stream, {
       clientId: gw.sn,
       username: gw.sn,
       password: gw.secret,
