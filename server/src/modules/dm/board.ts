@@ -118,11 +118,12 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
     for (const filter of ['all', 'abnormal', 'offline', 'normal'] as const) if (passes(filter, state, list)) counts.filters[filter] += 1;
     summary.byState[state] += 1;
     states.set(c.id, state);
-    // In board order: by carrier, then by sensor (the list below is in no order).
-    for (const s of list.filter((x) => !sensorOnline(x)).sort((a, b) => a.id - b.id)) {
-      offline.total += 1;
-      if (offline.first.length < OFFLINE_FIRST) offline.first.push({ sensorId: s.id, carrierId: c.id });
-    }
+    // In board order: by carrier, then by sensor (the list above is in no order); nothing allocated for a carrier all online.
+    if (list.some((x) => !sensorOnline(x)))
+      for (const s of list.filter((x) => !sensorOnline(x)).sort((a, b) => a.id - b.id)) {
+        offline.total += 1;
+        if (offline.first.length < OFFLINE_FIRST) offline.first.push({ sensorId: s.id, carrierId: c.id });
+      }
     summary.byStatus[c.status] = (summary.byStatus[c.status] ?? 0) + 1;
     summary.boundSensors += list.length;
     if (c.alarmOn) alarmOn.push(c.id);
