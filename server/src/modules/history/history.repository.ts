@@ -95,7 +95,7 @@ export async function history(db: Db, scope: Scope, a: HistoryArgs) {
   const base = { deviceNo: a.deviceNo, carrierId: sensor.carrierId, type: sensor.type, total: n, zone, excluded };
 
   if (n <= a.maxPoints) {
-    const points = await db.query<HistoryPoint>(`SELECT ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 AND customer_id = $4 ORDER BY ts`, range);
+    const points = await db.query<HistoryPoint>(`SELECT ${POINT_COLS} FROM reading WHERE sensor_id = $1 AND ts >= $2 AND ts <= $3 AND customer_id = $4 ORDER BY reading.ts`, range);
     return { ...base, points, downsampled: false, source: 'raw' as const };
   }
 
