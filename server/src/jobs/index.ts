@@ -20,9 +20,10 @@ import { advanceVerifyTasks } from './verifyTask.js';
 import { get as paramValue } from '../modules/param/param.repository.js';
 import { registerExportJob } from './export/index.js';
 import { runReportSchedule } from './reportSchedule.js';
+import { vacuumEmbedded } from '../platform/db/vacuum.js';
 
 /** The console's periodic work, by name (docs/jobs.md). The names are what /sys/scheduled shows. */
-export const JOB = { presence: 'presence', rollup: 'rollup', retention: 'retention', noticeRetry: 'notice-retry', configTimeout: 'config-timeout', loanReturn: 'loan-return', relaySwitch: 'relay-switch', calibrationNotice: 'calibration-notice', displayBuzzer: 'display-buzzer', verifyTask: 'verify-task', alarmNotice: 'alarm-notice', alarmResume: 'alarm-resume', reportSchedule: 'report-schedule' } as const;
+export const JOB = { presence: 'presence', rollup: 'rollup', retention: 'retention', noticeRetry: 'notice-retry', configTimeout: 'config-timeout', loanReturn: 'loan-return', relaySwitch: 'relay-switch', calibrationNotice: 'calibration-notice', displayBuzzer: 'display-buzzer', verifyTask: 'verify-task', alarmNotice: 'alarm-notice', alarmResume: 'alarm-resume', reportSchedule: 'report-schedule', vacuum: 'vacuum' } as const;
 
 export interface JobOptions {
   /** The alarm whose notices the retry job sweeps; absent = no notice job (tests of other parts). */
@@ -111,6 +112,8 @@ export async function startJobs(deps: AppDeps, opts: JobOptions = {}): Promise<J
       return r;
     },
   });
+  // PGlite has no autovacuum: its tables' dead rows and planner statistics, hourly (platform/db/vacuum.ts); nothing on PostgreSQL.
+  runner.register(JOB.vacuum, { everyS: 3600, leaseMs: 30 * 60_000, run: () => vacuumEmbedded(db) });
   runner.register(JOB.loanReturn, { everyS: 60, run: async () => ({ returned: await returnDueLoans(db, bus) }) });
   const alarm = opts.alarm;
   if (alarm) {

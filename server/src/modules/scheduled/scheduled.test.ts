@@ -26,7 +26,7 @@ describe('/sys/scheduled', () => {
   it('lists every periodic job with its schedule and its last run', async () => {
     await jobs.kick();
     const list = await call(t, root, 'GET', '/service/scheduled/list');
-    expect(list.map((j: { name: string }) => j.name)).toEqual(['alarm-notice', 'alarm-resume', 'backup', 'calibration-notice', 'config-timeout', 'display-buzzer', 'loan-return', 'presence', 'relay-switch', 'report-schedule', 'retention', 'rollup', 'verify-task']);
+    expect(list.map((j: { name: string }) => j.name)).toEqual(['alarm-notice', 'alarm-resume', 'backup', 'calibration-notice', 'config-timeout', 'display-buzzer', 'loan-return', 'presence', 'relay-switch', 'report-schedule', 'retention', 'rollup', 'vacuum', 'verify-task']);
     const presence = list.find((j: { name: string }) => j.name === 'presence');
     expect(presence).toMatchObject({ everyS: 30, lastState: 'done', running: false, queued: false });
     expect(presence).toMatchObject({ lastFigures: { offline: 0 }, lastError: '' });
