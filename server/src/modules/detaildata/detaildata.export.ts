@@ -5,7 +5,7 @@ import type { Scope } from '../../platform/auth/scope.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { excludedSpans } from '../../alarm/excluded.js';
 import { carrierValues } from '../history/carrierValues.js';
-import { tableWriter, type TableWriter } from '../download/table.js';
+import { tableWriter, wallClock, type TableWriter } from '../download/table.js';
 import { localTime } from '../backup/sceneExport.js';
 import { carrierSubjects } from './subjects.js';
 import { row } from './detaildata.service.js';
@@ -51,6 +51,8 @@ export async function writeCarrierRows(q: Queryable, x: CarrierExport, start: nu
   const { carrier: c, tz, spans, ruleNames } = x;
   const t = (key: string, vars?: Record<string, string>) => translate(`errors.detailData.csv.${key}`, locale, vars);
   out.sheet(c.name, [t('time', { tz: `UTC${tz}` }), t('carrier'), t('temp'), t('hum'), t('excluded')], [20, 24, 16, 16, 24]);
+  // A date-time cell in xlsx, the customer's wall clock as text in CSV (download/table.ts).
+  const at = wallClock(tz);
   let rows = 0;
   for (let from = start; from <= end; from += STEP_MS) {
     const to = Math.min(from + STEP_MS - 1, end);
@@ -58,7 +60,7 @@ export async function writeCarrierRows(q: Queryable, x: CarrierExport, start: nu
     const near = spans.filter((s) => s.end > from && s.start <= to);
     for (const p of await carrierValues(q, c, from, to)) {
       const r = row(p.ts, c, c.id, c.name, null, p, near);
-      out.row([localTime(r.ts, tz), c.name, fixed(r.temp), fixed(r.hum), r.excludedBy === null ? CSV_NO_VALUE : (ruleNames.get(r.excludedBy) ?? String(r.excludedBy))]);
+      out.row([at(r.ts), c.name, fixed(r.temp), fixed(r.hum), r.excludedBy === null ? CSV_NO_VALUE : (ruleNames.get(r.excludedBy) ?? String(r.excludedBy))]);
       rows++;
     }
     progress((to - start + 1) / (end - start + 1));
