@@ -103,6 +103,14 @@ export const DEVICE_USAGES = ['bound', 'unbound', 'unused'] as const;
 export type DeviceUsage = (typeof DEVICE_USAGES)[number];
 export const deviceUsage = (s: { carrierId: number | null; lastTs: number | null }): DeviceUsage => (s.carrierId !== null ? 'bound' : s.lastTs !== null ? 'unbound' : 'unused');
 
+/**
+ * The device monitor's state filter: every carrier, the abnormal ones, those offline or with a
+ * sensor offline, the normal ones (docs/scaling.md "The board at 100,000 points"). Here, not in
+ * api/dm.ts, so that the board names it without loading the schemas (zod).
+ */
+export const MONITOR_FILTERS = ['all', 'abnormal', 'offline', 'normal'] as const;
+export type MonitorFilter = (typeof MONITOR_FILTERS)[number];
+
 /** Carriers of one group (a type, a scene) counted by state. */
 export type StateCounts = Record<BoardState, number> & { total: number };
 export interface GroupCounts<K> extends StateCounts {

@@ -2,18 +2,12 @@ import { z } from 'zod';
 import { carrierDevices, carrierRow, carrierState, carrierType, liveSensor } from './carrier.js';
 import { id, pageOf, route } from './route.js';
 import { paging } from '../rules.js';
+import { MONITOR_FILTERS } from '../board.js';
 
 /** The live board of the databoard (spec §2): the device monitor and a monitoring point's detail. */
 
 export const monitorCarrier = carrierRow.extend({ openExceptions: z.number().int(), state: carrierState, sensors: z.array(liveSensor) });
 export type MonitorCarrier = z.infer<typeof monitorCarrier>;
-
-/**
- * The board's state filter: every carrier, the abnormal ones, those offline or with a sensor
- * offline, the normal ones (docs/scaling.md "The board at 100,000 points").
- */
-export const MONITOR_FILTERS = ['all', 'abnormal', 'offline', 'normal'] as const;
-export type MonitorFilter = (typeof MONITOR_FILTERS)[number];
 
 /** What the board's filters have in common: the organisation node (scene subtree), customer, carrier type and a search. */
 const boardFilters = {
