@@ -38,7 +38,7 @@ const counted = (q: Queryable): Queryable => ({
   query: (text, params) => (statements++, trace(text, () => q.query(text, params))),
   run: (text, params) => (statements++, q.run(text, params)),
   exec: (text) => (statements++, q.exec(text)),
-  copyIn: (target, data) => (statements++, q.copyIn(target, data)),
+  copyIn: (target, data) => (statements++, trace(`COPY ${target}`, () => q.copyIn(target, data))),
 });
 const db: Db = { ...raw, tx: (fn) => raw.tx((q) => fn(counted(q))) } as Db;
 
