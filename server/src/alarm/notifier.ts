@@ -34,6 +34,14 @@ const QUICK_STEPS_MS = [2_000, 5_000, 15_000, 30_000, 60_000];
 export const backoffMs = (attempts: number) =>
   attempts <= QUICK_STEPS_MS.length ? QUICK_STEPS_MS[Math.max(0, attempts - 1)] : Math.min(60_000 * 2 ** (attempts - QUICK_STEPS_MS.length), 3_600_000);
 
+/**
+ * The bound of the notices due at `now`: a notice is written with the database's now() in
+ * microseconds and the pass reads the process's clock in milliseconds, so a pass within the
+ * notice's own millisecond would find it not yet due and leave it to the next sweep (15 s later).
+ * The millisecond after `now` takes it.
+ */
+const dueBy = (now: number) => new Date(Math.floor(now) + 1);
+
 interface Claimed {
   id: number;
   customer_id: number;
@@ -102,7 +110,7 @@ export function createNotifier(db: Db, config: ChannelConfig & { publicUrl?: str
         WHERE id IN (SELECT id FROM notice_log WHERE status = 0 AND channel = ANY($2::text[]) AND next_attempt_at <= $1
                       ORDER BY id LIMIT 500 FOR UPDATE SKIP LOCKED)
         RETURNING channel`,
-      [new Date(now), unconfigured, NOT_CONFIGURED.email, NOT_CONFIGURED.sms, NOT_CONFIGURED.voice],
+      [dueBy(now), unconfigured, NOT_CONFIGURED.email, NOT_CONFIGURED.sms, NOT_CONFIGURED.voice],
     );
     for (const c of new Set(rows.map((r) => r.channel))) {
       if (warned.has(c)) continue;
@@ -119,7 +127,7 @@ export function createNotifier(db: Db, config: ChannelConfig & { publicUrl?: str
                       WHERE status = 0 AND channel = $4 AND next_attempt_at <= $1
                       ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id, customer_id, exception_id, report_id, channel, recipient, subject, content, attempts, created_at`,
-      [new Date(now), new Date(now + NOTICE_LEASE_MS), limit, channel],
+      [dueBy(now), new Date(now + NOTICE_LEASE_MS), limit, channel],
     );
   }
 

@@ -80,6 +80,28 @@ describe('webhook provider', () => {
   });
 });
 
+describe('a notice written within the millisecond of the pass', () => {
+  it('is due: the database writes microseconds, the pass reads the clock in milliseconds', async () => {
+    const sink = await fakeProvider();
+    try {
+      const id = await notice('sms', '+8613800000003');
+      // Written half a millisecond into the millisecond in which the pass runs.
+      const at = Date.parse('2026-11-27T10:00:00.000Z');
+      await db.query(`UPDATE notice_log SET next_attempt_at = '2026-11-27 10:00:00.0005+00' WHERE id = $1`, [id]);
+      await run({ sms: { url: sink.url } }, { now: () => at });
+      expect(await row(id)).toMatchObject({ status: 1, attempts: 1 });
+      // A notice due later is not taken early: the bound is that one millisecond.
+      const later = await notice('sms', '+8613800000004');
+      await db.query(`UPDATE notice_log SET next_attempt_at = '2026-11-27 10:00:00.0015+00' WHERE id = $1`, [later]);
+      await run({ sms: { url: sink.url } }, { now: () => at });
+      expect(await row(later)).toMatchObject({ status: 0, attempts: 0 });
+      await db.query(`UPDATE notice_log SET status = 3 WHERE id = $1`, [later]);
+    } finally {
+      await sink.close();
+    }
+  });
+});
+
 describe('a provider that misbehaves', () => {
   it('answering 5xx: retried within seconds, then with back-off, and failed with its reason after the last attempt', async () => {
     const sink = await fakeProvider(() => ({ status: 503, body: 'gateway overloaded' }));
