@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { launch } from './support/browser.js';
-import { startConsole, type RunningConsole } from './support/console.js';
-import { signedInByApi } from './support/signIn.js';
+import { consoleAndBrowser, DOCS_SCREENSHOTS } from './support/session.js';
 
 /**
  * The device settings of /sys/paramsetup where a user meets them (docs/devices.md): a new
@@ -13,24 +9,13 @@ import { signedInByApi } from './support/signIn.js';
  * list downloads the chosen sensors' label sheet as a PDF (labels-1440-en-US.png: the list with
  * its selection; sensor-add-1440-en-US.png: the form).
  */
-const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/screenshots');
-let console_: RunningConsole;
-let browser: Browser;
-
-beforeAll(async () => {
-  console_ = await startConsole({ SIMULATOR: '0' });
-  browser = await launch();
-}, 240_000);
-afterAll(async () => {
-  await browser?.close();
-  await console_?.stop();
-});
+const demo = consoleAndBrowser();
 
 describe('sensor labels and the default interval', () => {
   it('a new sensor starts from the default interval; Print labels downloads a PDF of the chosen sensors', async () => {
-    const page = await signedInByApi(browser, console_.url, 'en-US', 1440);
-    const params = await page.request.get(`${console_.url}/service/share/param`).then((r) => r.json());
-    await page.goto(`${console_.url}/device/sensor`);
+    const page = await demo.signIn('en-US', 1440);
+    const params = await page.request.get(`${demo.url}/service/share/param`).then((r) => r.json());
+    await page.goto(`${demo.url}/device/sensor`);
     const rows = page.locator('.ant-table-row');
     await rows.first().waitFor({ timeout: 60_000 });
 
@@ -39,7 +24,7 @@ describe('sensor labels and the default interval', () => {
     await dialog.waitFor();
     expect(await dialog.locator('#sensorForm_sampleInterval').inputValue()).toBe(params.result.sensor_interval_seconds);
     await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(DOCS, 'sensor-add-1440-en-US.png') });
+    await page.screenshot({ path: path.join(DOCS_SCREENSHOTS, 'sensor-add-1440-en-US.png') });
     await dialog.locator('.ant-modal-footer button').first().click();
     await dialog.waitFor({ state: 'hidden' });
 
@@ -47,7 +32,7 @@ describe('sensor labels and the default interval', () => {
     expect(await print.isDisabled()).toBe(true);
     for (const i of [0, 1, 2]) await rows.nth(i).locator('.ant-checkbox-input').check();
     await expect.poll(() => page.locator('.ant-table-row .ant-checkbox-checked').count()).toBe(3);
-    await page.screenshot({ path: path.join(DOCS, 'labels-1440-en-US.png') });
+    await page.screenshot({ path: path.join(DOCS_SCREENSHOTS, 'labels-1440-en-US.png') });
     const [download] = await Promise.all([page.waitForEvent('download'), print.click()]);
     expect(download.suggestedFilename()).toBe('sensor-labels.pdf');
     const pdf = await readFile((await download.path())!);

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { launch } from './support/browser.js';
-import { startConsole, type RunningConsole } from './support/console.js';
-import { ADMIN, signedInByApi } from './support/signIn.js';
+import { ADMIN } from './support/signIn.js';
+import { consoleAndBrowser, DOCS_SCREENSHOTS, LANGS } from './support/session.js';
 
 /**
  * /sys/paramsetup (spec §3 server-side settings) as the platform administrator, in the four
@@ -15,31 +13,19 @@ import { ADMIN, signedInByApi } from './support/signIn.js';
  * (docs/architecture.md "Languages").
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DOCS = path.join(ROOT, 'docs/screenshots');
-const LANGS = ['zh-CN', 'en-US', 'ja-JP', 'es-ES'] as const;
 const message = (lang: string) => (JSON.parse(readFileSync(path.join(ROOT, `packages/contract/locales/${lang}/errors.json`), 'utf8')) as { errors: { param: { labelsPerPage: string } } }).errors.param.labelsPerPage;
-let console_: RunningConsole;
-let browser: Browser;
-
-beforeAll(async () => {
-  console_ = await startConsole({ SIMULATOR: '0' });
-  browser = await launch();
-}, 240_000);
-afterAll(async () => {
-  await browser?.close();
-  await console_?.stop();
-});
+const demo = consoleAndBrowser();
 
 describe('parameters', () => {
   for (const lang of LANGS) {
     for (const width of [1440, 390]) {
       it(`in ${lang} at ${width} px: the new settings, a refusal in the page's language, that language's messages only`, async () => {
-        const page = await signedInByApi(browser, console_.url, lang, width, ADMIN);
+        const page = await demo.signIn(lang, width, ADMIN);
         const scripts: Promise<string>[] = [];
         page.on('response', (r) => {
           if (r.request().resourceType() === 'script') scripts.push(r.text().catch(() => ''));
         });
-        await page.goto(`${console_.url}/sys/paramsetup`);
+        await page.goto(`${demo.url}/sys/paramsetup`);
         const labels = page.getByTestId('param-labels_per_page');
         await labels.waitFor({ timeout: 60_000 });
         for (const k of ['sensor_interval_seconds', 'display_interval_seconds', 'relay_interval_seconds']) await page.getByTestId(`param-${k}`).waitFor();
@@ -48,7 +34,7 @@ describe('parameters', () => {
         expect(await page.getByTestId('param-save').isDisabled()).toBe(true);
         await page.getByTestId('param-sensor_interval_seconds').scrollIntoViewIfNeeded();
         await page.waitForTimeout(400);
-        await page.screenshot({ path: path.join(DOCS, `params-${width}-${lang}.png`) });
+        await page.screenshot({ path: path.join(DOCS_SCREENSHOTS, `params-${width}-${lang}.png`) });
         const loaded = (await Promise.all(scripts)).join('\n');
         for (const other of LANGS) expect(loaded.includes(message(other)), other).toBe(other === lang);
         await page.close();
