@@ -33,6 +33,8 @@ const env = z.object({
   /** Per gateway: readings per second and the burst above it; 0 = no limit. */
   INGEST_GATEWAY_READINGS_PER_S: z.coerce.number().min(0).max(10_000_000).default(5_000),
   INGEST_GATEWAY_READING_BURST: z.coerce.number().int().min(1).max(100_000_000).default(50_000),
+  /** Seconds a back-filled alarm window waits for more of its gateway's buffer before it is judged; 0 = judge at once (docs/alarms.md). */
+  ALARM_BACKFILL_HOLD_S: z.coerce.number().min(0).max(600).default(30),
   /** Readings one HTTP ingest call may carry (413 above it). */
   INGEST_HTTP_MAX_READINGS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   SMTP_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
@@ -101,6 +103,8 @@ export interface Config {
   mqttConnectingPerAddress: number;
   /** Per-gateway rate limits of ingest (ingest/pacer.ts) and the HTTP batch cap. */
   ingestLimits: IngestLimits;
+  /** How long a back-filled alarm window waits for the rest of its buffer (alarm/quiet.ts). */
+  alarmBackfillHoldMs: number;
   smtpUrl?: string;
   mailFrom: string;
   /** The SMS and voice providers (alarm/channels): never shown on a page (they hold secrets). */
@@ -156,6 +160,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       readingBurst: e.INGEST_GATEWAY_READING_BURST,
       httpMaxReadings: e.INGEST_HTTP_MAX_READINGS,
     },
+    alarmBackfillHoldMs: Math.round(e.ALARM_BACKFILL_HOLD_S * 1000),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     sms: e.SMS_URL ? { url: e.SMS_URL, body: e.SMS_WEBHOOK_BODY, secret: e.SMS_WEBHOOK_SECRET } : undefined,

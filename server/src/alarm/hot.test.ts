@@ -76,7 +76,7 @@ describe('hot alarm windows', () => {
     );
     const s = await withSecret(await site(t.db, t.tenants.a.customerId, { name: 'Hot 3' }));
     await send(s, 9.5);
-    const next = await nextWindows(t.db);
+    const next = await nextWindows(t.db, 0);
     expect(next).toHaveLength(200);
     expect(next[0]).toMatchObject({ sensor_id: s.sensorId, hot: true });
     expect(next.slice(1).every((w) => !w.hot && w.sensor_id < 0)).toBe(true);

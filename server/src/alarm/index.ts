@@ -174,7 +174,7 @@ export function startAlarm(deps: AlarmDeps, opts: AlarmOptions = {}): Alarm {
   const evaluateAll = async (rows: QueuedWindow[]) => (await Promise.all(rows.map((r) => evaluateOne(r)))).reduce((a, b) => a + b, 0);
 
   const evaluate = async (): Promise<number> => {
-    const queued = await nextWindows(db);
+    const queued = await nextWindows(db, config.alarmBackfillHoldMs);
     let done = 0;
     // A hot window (a reading outside its zone) may open an exception: evaluated first, in full.
     const hot = queued.filter((r) => r.hot);
@@ -188,7 +188,7 @@ export function startAlarm(deps: AlarmDeps, opts: AlarmOptions = {}): Alarm {
     const loud = rest.filter((r) => judged.loud.has(r.sensor_id));
     for (let i = 0; i < loud.length; i += width) {
       done += await evaluateAll(loud.slice(i, i + width));
-      if (await hotWaiting(db)) break;
+      if (await hotWaiting(db, config.alarmBackfillHoldMs)) break;
     }
     return done;
   };

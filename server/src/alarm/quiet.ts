@@ -102,12 +102,26 @@ export interface QueuedWindow {
   hot: boolean;
 }
 
-/** The next windows to evaluate: hot ones first (a reading outside the zone, migration 0027), then the longest waiting. */
-export const nextWindows = (q: Queryable, limit = 200) =>
-  q.query<QueuedWindow>('SELECT sensor_id, queued_at, hot_version IS NOT NULL AS hot FROM alarm_queue ORDER BY hot DESC, queued_at LIMIT $1', [limit]);
+/** SQL: a window whose newest reading is this far behind the database's clock holds a gateway's buffer, not live readings. */
+export const BACKFILL_BEHIND = "interval '2 minutes'";
 
-/** Whether a hot window waits (one probe of the alarm_queue_next index). */
-export const hotWaiting = async (q: Queryable) => (await q.query('SELECT 1 FROM alarm_queue WHERE hot_version IS NOT NULL ORDER BY hot_version IS NOT NULL DESC, queued_at LIMIT 1')).length > 0;
+/**
+ * SQL, with the hold in milliseconds as $2: a back-filled window (ingest/statements.ts
+ * queueAlarms) widened within the hold waits, so that its gateway's buffer is judged once it
+ * has arrived: an excursion in the buffer is then met together with the readings that end it,
+ * and told as already over instead of as a live alarm. Live readings are never held (their
+ * window is not behind the clock), and no window waits longer than ten minutes after it was
+ * first queued, however long its buffer keeps arriving.
+ */
+const READY = `NOT (backfill AND widened_at > now() - $2 * interval '1 millisecond' AND queued_at > now() - interval '10 minutes')`;
+
+/** The next windows to evaluate: hot ones first (a reading outside the zone, migration 0027), then the longest waiting. */
+export const nextWindows = (q: Queryable, holdMs: number, limit = 200) =>
+  q.query<QueuedWindow>(`SELECT sensor_id, queued_at, hot_version IS NOT NULL AS hot FROM alarm_queue WHERE ${READY} ORDER BY hot DESC, queued_at LIMIT $1`, [limit, holdMs]);
+
+/** Whether a hot window waits, ready to evaluate (a probe of the alarm_queue_next index). */
+export const hotWaiting = async (q: Queryable, holdMs: number) =>
+  (await q.query(`SELECT 1 FROM alarm_queue WHERE hot_version IS NOT NULL AND ${READY} ORDER BY hot_version IS NOT NULL DESC, queued_at LIMIT $1`, [1, holdMs])).length > 0;
 
 export interface Judged {
   /** Quiet windows, dequeued by the statement. */

@@ -3,7 +3,7 @@ import type { Queryable } from '../platform/db/client.js';
 import type { DeviceReading } from './protocol.js';
 import type { SensorInfo } from './directory.js';
 import { copyBinary, type BinaryType } from '../platform/db/copy.js';
-import { clearOfZone, outOfZone } from '../alarm/quiet.js';
+import { BACKFILL_BEHIND, clearOfZone, outOfZone } from '../alarm/quiet.js';
 import { boundByRules } from '../alarm/excluded.js';
 import { sensorOfflineAfterS } from '../alarm/offline.js';
 import { CARRIER_ALARM } from '../alarm/trigger.js';
@@ -220,6 +220,11 @@ const clearBatch = (field: 'temp' | 'hum', lo: string, hi: string) => `(coalesce
  * that check was most of the evaluator's work. A window queued before it (not yet evaluated)
  * reads these readings as what follows it. The sensor row lock taken by updateSensors orders
  * two batches of one sensor, so "the latest one before them" is what the other batch committed.
+ *
+ * A window is marked back-filled (migration 0062) while its newest reading is behind the clock
+ * and its readings arrive faster than the clock: data time advanced more since the last widening
+ * than wall time did. A gateway's buffer after an outage does (an hour in minutes); a gateway
+ * whose clock runs behind reports at the clock's pace and is not held for long (alarm/quiet.ts).
  */
 export async function queueAlarms(q: Queryable, spans: Map<number, Span>, before: Map<number, Updated>) {
   const ids = [...spans.keys()].sort((a, b) => a - b);
@@ -242,12 +247,15 @@ export async function queueAlarms(q: Queryable, spans: Map<number, Span>, before
                 AS v(s, c, lo, hi, t_lo, t_hi, h_lo, h_hi, p_ts, p_t, p_h)
          LEFT JOIN sensor s ON s.id = v.s LEFT JOIN ${CARRIER_ALARM} k ON k.id = s.carrier_id
      )
-     INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts, hot_version)
-     SELECT s, c, lo, hi, CASE WHEN hot THEN 1 END FROM v WHERE hot OR NOT calm
+     INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts, hot_version, widened_at, backfill)
+     SELECT s, c, lo, hi, CASE WHEN hot THEN 1 END, now(), hi < now() - ${BACKFILL_BEHIND} FROM v WHERE hot OR NOT calm
       ORDER BY s
      ON CONFLICT (sensor_id) DO UPDATE SET min_ts = LEAST(alarm_queue.min_ts, EXCLUDED.min_ts),
        max_ts = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts), version = alarm_queue.version + 1,
-       hot_version = CASE WHEN EXCLUDED.hot_version IS NULL THEN alarm_queue.hot_version ELSE alarm_queue.version + 1 END`,
+       hot_version = CASE WHEN EXCLUDED.hot_version IS NULL THEN alarm_queue.hot_version ELSE alarm_queue.version + 1 END,
+       widened_at = now(),
+       backfill = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts) < now() - ${BACKFILL_BEHIND}
+              AND GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts) - alarm_queue.max_ts > now() - alarm_queue.widened_at`,
     [
       ids,
       col((s) => s.customerId),

@@ -12,6 +12,8 @@ export interface AlarmQueueTable {
   version: Generated<number>;
   queued_at: ColumnType<Date, Date | string | undefined, Date | string>;
   hot_version: number | null;
+  widened_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  backfill: Generated<boolean>;
 }
 
 export interface AlarmSwitchLogTable {
