@@ -15,6 +15,10 @@
  * BENCH_NODE_FLAGS: flags for the console's node (`--trace-gc` to see the live heap after each
  * collection beside its RSS).
  *
+ * BENCH_PROFILE_S (e.g. 60): the console runs with its inspector open (inspector.ts); each sample
+ * also prints its heap (used, reserved, V8's limit), and from the first minute on, for that many
+ * seconds, every allocation is counted (collected ones too): the total and the top places print.
+ *
  * Needs `npm run build` (the compiled server) and DATABASE_URL (PostgreSQL: the console runs in
  * its own process and the bench enrols the gateways beside it). Last line:
  * `rss_idle_mb=… rss_max_mb=… rss_end_mb=… readings=… devices=…` (with BENCH_POINTS also the
@@ -34,6 +38,7 @@ import { scaleGateways } from '../scale/network.js';
 import { openDb } from '../../server/src/platform/db/client.js';
 import { prepareDb } from '../../server/src/platform/db/prepare.js';
 import { enrol, freePort } from '../../server/src/ingest/test-fixtures.js';
+import { connectInspector, heapFigures, startAllocations, stopAllocations, type Inspector } from './inspector.js';
 
 const POINTS = process.env.BENCH_POINTS ? Number(process.env.BENCH_POINTS) : undefined;
 const DEVICES = POINTS ?? Number(process.env.BENCH_DEVICES ?? 10_000);
@@ -70,6 +75,9 @@ const since = new Date();
 const [http, mqttPort] = [await freePort(), await freePort()];
 // BENCH_NODE_FLAGS: flags for the console's node (e.g. --trace-gc, whose lines then come out here).
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const PROFILE_S = Number(process.env.BENCH_PROFILE_S ?? 0);
+const inspectPort = PROFILE_S ? await freePort() : 0;
+if (PROFILE_S) nodeFlags.push(`--inspect=127.0.0.1:${inspectPort}`);
 const child = spawn(process.execPath, [...nodeFlags, main], {
   env: { ...process.env, PORT: String(http), MQTT_PORT: String(mqttPort), DATABASE_URL: url, DEMO: POINTS === undefined ? '1' : '0', ROOT_PASSWORD: DEMO_ROOT_PASSWORD, SIMULATOR: '0', LOG_LEVEL: 'warn' },
   stdio: ['ignore', nodeFlags.length ? 'inherit' : 'ignore', 'inherit'],
@@ -100,14 +108,37 @@ if (POINTS !== undefined && BROWSERS > 0) {
 
 const sim = startSimulation({ url: `mqtt://127.0.0.1:${mqttPort}`, gateways, intervalMs: 60_000, heartbeatMs: 60_000, gapEveryMs: 0 });
 const samples: number[] = [];
+const heaps: number[] = [];
 const until = Date.now() + MINUTES * 60_000;
+const insp: Inspector | undefined = PROFILE_S ? await connectInspector(inspectPort) : undefined;
+let profiling: 'before' | 'on' | 'done' = 'before';
+let profiledUntil = 0;
 while (Date.now() < until) {
   await new Promise((r) => setTimeout(r, 5000));
   samples.push(rss());
-  console.log(`${Math.round((MINUTES * 60_000 - (until - Date.now())) / 1000)} s: rss ${samples.at(-1)!.toFixed(0)} MB, readings published ${sim.stats.readings.toLocaleString('en-US')}`);
+  const s = Math.round((MINUTES * 60_000 - (until - Date.now())) / 1000);
+  const heap = insp ? await heapFigures(insp) : undefined;
+  if (heap) heaps.push(heap.used);
+  const heapText = heap ? `, heap ${heap.used.toFixed(0)} of ${heap.total.toFixed(0)} MB (limit ${heap.limit.toFixed(0)})` : '';
+  console.log(`${s} s: rss ${samples.at(-1)!.toFixed(0)} MB${heapText}, readings published ${sim.stats.readings.toLocaleString('en-US')}`);
+  if (insp && profiling === 'before' && s >= 60) {
+    await startAllocations(insp);
+    [profiling, profiledUntil] = ['on', Date.now() + PROFILE_S * 1000];
+  } else if (insp && profiling === 'on' && Date.now() >= profiledUntil) {
+    const { totalMb, sites, ours } = await stopAllocations(insp);
+    profiling = 'done';
+    console.log(`allocated over ${PROFILE_S} s: ${totalMb.toFixed(0)} MB; the top places:`);
+    for (const x of sites) console.log(`  ${x.mb.toFixed(1).padStart(7)} MB  ${x.site}`);
+    console.log(`the same by the console's function nearest on the stack:`);
+    for (const x of ours) console.log(`  ${x.mb.toFixed(1).padStart(7)} MB  ${x.site}`);
+  }
 }
+insp?.close();
 await sim.stop();
 const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+// What the boards asked for over the run (the console's own request counts, /metrics answers loopback).
+const metrics = await fetch(`http://127.0.0.1:${http}/metrics`).then((r) => r.text(), () => '');
+for (const m of metrics.matchAll(/^coldwatch_http_request_seconds_count\{([^}]*route="\/service\/dm\/[^}]*)\} (\d+)/gm)) console.log(`requests ${m[1]}: ${m[2]}`);
 await browser?.close();
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
@@ -119,5 +150,6 @@ await db.close();
 console.log(`load average ${load}`);
 console.log(
   `rss_idle_mb=${idle.toFixed(0)} rss_max_mb=${Math.max(...samples).toFixed(0)} rss_end_mb=${samples.at(-1)!.toFixed(0)} readings=${stored} devices=${DEVICES}` +
-    (POINTS === undefined ? '' : ` browsers=${BROWSERS} minutes=${MINUTES}`),
+    (POINTS === undefined ? '' : ` browsers=${BROWSERS} minutes=${MINUTES}`) +
+    (heaps.length ? ` heap_max_mb=${Math.max(...heaps).toFixed(0)}` : ''),
 );

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { Outage, alwaysUp, type DbStatus } from './outage.js';
 import { CopyIn } from './copy.js';
+import { arrayParams } from './arrays.js';
 
 /**
  * One small interface over both engines: node-postgres when DATABASE_URL is set, PGlite
@@ -110,13 +111,13 @@ export function postgresDb(url: string, max = 10): Db {
       if (!watchers.has(channel)) watchers.set(channel, new Set());
       watchers.get(channel)!.add(fn);
     },
-    query: (text, params) => guard(async () => (await pool.query(text, params)).rows),
+    query: (text, params) => guard(async () => (await pool.query(text, arrayParams(params))).rows),
     run: (text, params) =>
       guard(async () => {
-        const r = await pool.query(prepared(text, params));
+        const r = await pool.query(prepared(text, arrayParams(params)));
         return { rows: r.rows, rowCount: r.rowCount ?? 0 };
       }),
-    one: (text, params) => guard(async () => (await pool.query(text, params)).rows[0]),
+    one: (text, params) => guard(async () => (await pool.query(text, arrayParams(params))).rows[0]),
     tx: (fn) => guard(() => transaction(pool, fn)),
     exec: (sql) => guard(async () => void (await pool.query(sql))),
     copyIn: (target, data) => guard(() => transaction(pool, (q) => q.copyIn(target, data))),
@@ -150,9 +151,9 @@ async function transaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>): 
   try {
     await client.query('BEGIN');
     const result = await fn({
-      query: async (t, p) => (await client.query(t, p)).rows,
+      query: async (t, p) => (await client.query(t, arrayParams(p))).rows,
       run: async (t, p) => {
-        const r = await client.query(prepared(t, p));
+        const r = await client.query(prepared(t, arrayParams(p)));
         return { rows: r.rows, rowCount: r.rowCount ?? 0 };
       },
       exec: async (sql) => void (await client.query(sql)),
