@@ -71,7 +71,7 @@ if (exceptions < EXCEPTIONS) {
       [demo.id, lo, hi, done + 1, Math.min(EXCEPTIONS, done + 100_000)],
     );
   }
-  await db.query('ANALYZE exception_record; ANALYZE sensor; ANALYZE gateway');
+  await db.exec('ANALYZE exception_record; ANALYZE sensor; ANALYZE gateway');
 }
 // What autovacuum keeps true of a database in use (the visibility map that lets a count read the
 // index alone, fresh statistics); this machine's PostgreSQL runs with autovacuum off.
