@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: build the web app when web/dist is missing or older than its sources, then run
 // the console (server/src/main.ts through tsx) with the demo defaults, forwarding signals.
+// `npm run serve` (scripts/serve.mjs) runs the compiled console through runConsole() below too.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -81,26 +82,36 @@ export function nodeTooOld(version = process.versions.node) {
   ].join('\n');
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const tooOld = nodeTooOld();
-  if (tooOld) {
-    console.error(tooOld);
-    process.exit(1);
-  }
-  const reason = webBuildNeeded();
-  if (reason) buildWeb(reason);
+/**
+ * The old-space limit the console runs with, in MB (`HEAP_MB`, README "Configuration"). Node
+ * sizes it from the machine's memory (about 4 GB on a 24 GB machine), and V8 then lets the
+ * garbage of each minute's burst of readings pile up to hundreds of MB before a full collection:
+ * the console's resident memory is mostly garbage it has not collected yet (docs/operations.md
+ * "Memory"). 384 holds the live heap of 100,000 sensors reporting every minute with two boards
+ * open, the reconnect storm and an export of a year, and keeps the console under 400 MB
+ * (docs/performance.md "Memory"). `HEAP_MB=0` leaves it to Node, and a `--max-old-space-size`
+ * in NODE_OPTIONS wins over it.
+ */
+export const DEFAULT_HEAP_MB = 384;
 
-  // npm start is the demo: demo data and the simulator unless the caller says otherwise.
-  const env = { ...process.env };
-  env.DEMO ??= '1';
-  if (env.SIMULATOR === undefined && env.DEMO === '1') env.SIMULATOR = '1';
+/** The node flags that set the console's heap limit, from the environment. */
+export function heapFlags(env = process.env) {
+  if (/--max-old-space-size/.test(env.NODE_OPTIONS ?? '')) return [];
+  const raw = env.HEAP_MB?.trim() || String(DEFAULT_HEAP_MB);
+  const mb = Number(raw);
+  if (!Number.isInteger(mb) || mb < 0 || (mb > 0 && mb < 128)) throw new Error(`HEAP_MB must be 0 (Node's default) or a whole number of MB from 128 up, not "${raw}".`);
+  return mb ? [`--max-old-space-size=${mb}`] : [];
+}
 
-  // The server runs in its own process group, so that a Ctrl-C reaches it once (from here),
-  // not twice (from the terminal and from here); we pass every signal on and wait for it to drain.
-  // The IPC channel is its lifeline: when this process dies in a way that it cannot pass on
-  // (SIGKILL of the whole group, say), the channel closes and the server shuts down by itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+/**
+ * Runs the console in a child process with these node arguments and waits for it, forwarding
+ * signals. The server runs in its own process group, so that a Ctrl-C reaches it once (from
+ * here), not twice (from the terminal and from here); we pass every signal on and wait for it to
+ * drain. The IPC channel is its lifeline: when this process dies in a way that it cannot pass on
+ * (SIGKILL of the whole group, say), the channel closes and the server shuts down by itself.
+ */
+export function runConsole(args, env) {
+  const child = spawn(process.execPath, [...heapFlags(env), ...args], {
     cwd: root,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -118,4 +129,21 @@ if (isMain) {
   child.on('exit', (code, signal) => {
     process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 1) : 1));
   });
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const tooOld = nodeTooOld();
+  if (tooOld) {
+    console.error(tooOld);
+    process.exit(1);
+  }
+  const reason = webBuildNeeded();
+  if (reason) buildWeb(reason);
+
+  // npm start is the demo: demo data and the simulator unless the caller says otherwise.
+  const env = { ...process.env };
+  env.DEMO ??= '1';
+  if (env.SIMULATOR === undefined && env.DEMO === '1') env.SIMULATOR = '1';
+  runConsole(['--import', 'tsx', path.join(root, 'server/src/main.ts')], env);
 }

@@ -12,8 +12,9 @@
  * Chromium contexts for the whole run (issue 33: RSS under 400 MB for 10 minutes; set
  * BENCH_MINUTES=10).
  *
- * BENCH_NODE_FLAGS: flags for the console's node (`--trace-gc` to see the live heap after each
- * collection beside its RSS).
+ * The console's heap limit is the one `npm run serve` gives it (HEAP_MB, scripts/start.mjs
+ * heapFlags): `HEAP_MB=0` runs it with node's default. BENCH_NODE_FLAGS: more flags for the
+ * console's node (`--trace-gc` to see the live heap after each collection beside its RSS).
  *
  * BENCH_PROFILE_S (e.g. 60): the console runs with its inspector open (inspector.ts); each sample
  * also prints its heap (used, reserved, V8's limit), and from the first minute on, for that many
@@ -38,6 +39,7 @@ import { scaleGateways } from '../scale/network.js';
 import { openDb } from '../../server/src/platform/db/client.js';
 import { prepareDb } from '../../server/src/platform/db/prepare.js';
 import { enrol, freePort } from '../../server/src/ingest/test-fixtures.js';
+import { heapFlags } from '../../scripts/start.mjs';
 import { connectInspector, heapFigures, startAllocations, stopAllocations, type Inspector } from './inspector.js';
 
 const POINTS = process.env.BENCH_POINTS ? Number(process.env.BENCH_POINTS) : undefined;
@@ -74,13 +76,14 @@ const since = new Date();
 
 const [http, mqttPort] = [await freePort(), await freePort()];
 // BENCH_NODE_FLAGS: flags for the console's node (e.g. --trace-gc, whose lines then come out here).
-const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const nodeFlags = [...heapFlags(process.env), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 const PROFILE_S = Number(process.env.BENCH_PROFILE_S ?? 0);
 const inspectPort = PROFILE_S ? await freePort() : 0;
 if (PROFILE_S) nodeFlags.push(`--inspect=127.0.0.1:${inspectPort}`);
+console.log(`the console's node flags: ${nodeFlags.join(' ') || '(none)'}`);
 const child = spawn(process.execPath, [...nodeFlags, main], {
   env: { ...process.env, PORT: String(http), MQTT_PORT: String(mqttPort), DATABASE_URL: url, DEMO: POINTS === undefined ? '1' : '0', ROOT_PASSWORD: DEMO_ROOT_PASSWORD, SIMULATOR: '0', LOG_LEVEL: 'warn' },
-  stdio: ['ignore', nodeFlags.length ? 'inherit' : 'ignore', 'inherit'],
+  stdio: ['ignore', process.env.BENCH_NODE_FLAGS || PROFILE_S ? 'inherit' : 'ignore', 'inherit'],
 });
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 for (let i = 0; ; i++) {

@@ -1,12 +1,14 @@
 /**
  * The console as production runs it, in a child process: `server/dist/main.js` when it is built,
- * else `server/src/main.ts` under tsx (which also compiles the code as it loads: slower to start).
+ * else `server/src/main.ts` under tsx (which also compiles the code as it loads: slower to start),
+ * with the heap limit of scripts/start.mjs.
  * Timed from the spawn to the first `/readyz` answering 200 (database, broker and jobs up).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../server/src/ingest/test-fixtures.js';
+import { heapFlags } from '../../scripts/start.mjs';
 
 const dist = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
 const src = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
@@ -25,7 +27,8 @@ export interface RunningConsole {
 export async function startConsole(env: Record<string, string>): Promise<RunningConsole> {
   const [http, mqttPort] = [await freePort(), await freePort()];
   const build = existsSync(dist) ? 'dist' : 'tsx';
-  const args = build === 'dist' ? [dist] : ['--import', 'tsx', src];
+  // With the heap limit `npm run serve` gives it (HEAP_MB; HEAP_MB=0: node's default).
+  const args = [...heapFlags(process.env), ...(build === 'dist' ? [dist] : ['--import', 'tsx', src])];
   const t0 = performance.now();
   const child = spawn(process.execPath, args, {
     env: { ...process.env, DEMO: '0', ROOT_PASSWORD: 'storm-root', SIMULATOR: '0', LOG_LEVEL: 'warn', ...env, PORT: String(http), MQTT_PORT: String(mqttPort) },

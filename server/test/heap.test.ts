@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// scripts/start.mjs is plain JavaScript run by node itself (npm start, npm run serve, the image).
+const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/start.mjs');
+const { heapFlags, DEFAULT_HEAP_MB } = (await import(script)) as { heapFlags: (env: Record<string, string | undefined>) => string[]; DEFAULT_HEAP_MB: number };
+
+/** The heap limit, in MB, of a node started with these flags. */
+const limitMb = (flags: string[]) =>
+  Number(execFileSync(process.execPath, [...flags, '-e', "process.stdout.write(String(require('node:v8').getHeapStatistics().heap_size_limit))"], { encoding: 'utf8' })) / 2 ** 20;
+
+describe("the console's heap limit (HEAP_MB)", () => {
+  it('is set by default, and HEAP_MB changes it', () => {
+    expect(heapFlags({})).toEqual([`--max-old-space-size=${DEFAULT_HEAP_MB}`]);
+    expect(heapFlags({ HEAP_MB: ' 384 ' })).toEqual(['--max-old-space-size=384']);
+    expect(heapFlags({ HEAP_MB: '' })).toEqual([`--max-old-space-size=${DEFAULT_HEAP_MB}`]);
+  });
+
+  it('is left to node with HEAP_MB=0, or when NODE_OPTIONS sets one', () => {
+    expect(heapFlags({ HEAP_MB: '0' })).toEqual([]);
+    expect(heapFlags({ NODE_OPTIONS: '--enable-source-maps --max-old-space-size=2048' })).toEqual([]);
+    expect(heapFlags({ NODE_OPTIONS: '--enable-source-maps' })).toEqual([`--max-old-space-size=${DEFAULT_HEAP_MB}`]);
+  });
+
+  it('refuses what is not a size: a typo must not start the console with no limit or a tiny one', () => {
+    for (const bad of ['abc', '512MB', '-1', '1.5', '64']) expect(() => heapFlags({ HEAP_MB: bad }), bad).toThrow(/HEAP_MB/);
+  });
+
+  it('is the limit node then runs with (old space plus the young generation)', () => {
+    const capped = limitMb(heapFlags({ HEAP_MB: '300' }));
+    expect(capped).toBeGreaterThanOrEqual(300);
+    expect(capped).toBeLessThan(400);
+    expect(limitMb(heapFlags({ HEAP_MB: '600' }))).toBeGreaterThanOrEqual(600);
+  });
+});
