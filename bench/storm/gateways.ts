@@ -4,7 +4,8 @@
  * buffer, one message per minute of the outage with one reading per sensor, oldest first, with
  * the original times, keeping `inflight` messages unacknowledged (QoS 1). A sensor whose number
  * `% excursion.every === 0` read `excursion.temp` during minutes [from, to) of the outage: an
- * excursion that is over by the time it arrives. Sessions are persistent and reconnect by
+ * excursion that is over by the time it arrives. Then one live message, at the clock's time.
+ * Sessions are persistent and reconnect by
  * themselves (CONNACK 3 while the console cannot reach its database included), resending what
  * was not acknowledged.
  *
@@ -34,8 +35,9 @@ const plan = JSON.parse(readFileSync(process.argv[2], 'utf8')) as StormPlan;
 const { excursion: ex } = plan;
 const perGateway = plan.gateways[0]?.devs.length ?? 0;
 
+/** Minute m of the buffer; minute `plan.minutes` is the gateway's first live reading after it, at the clock's time. */
 function message(g: number, m: number): string {
-  const ts = plan.start + m * 60_000;
+  const ts = m === plan.minutes ? Date.now() : plan.start + m * 60_000;
   const readings = plan.gateways[g].devs.map((dev, j) => {
     const k = g * perGateway + j;
     const out = k % ex.every === 0 && m >= ex.from && m < ex.to;
@@ -84,6 +86,9 @@ await Promise.all(
         }
       }),
     );
+    // Then, as a gateway goes on once its buffer is out, its live reading.
+    await c.publishAsync(topic, message(g, plan.minutes), { qos: 1 });
+    acked += perGateway;
     await c.endAsync();
   }),
 );

@@ -13,8 +13,10 @@
  * 200 ms (probe.ts), beside the same calls on the idle console before. After, checked:
  * - every reading stored once: count = gateways × sensors × minutes (the primary key forbids a
  *   second copy; the count shows none is missing and none extra);
- * - live values current again: every sensor running, its latest reading the outage's last minute,
- *   no connection exception left open;
+ * - live values current again: every sensor running with the live reading its gateway sends after
+ *   its buffer (as gateways go on; a sensor whose newest reading arrives older than its offline
+ *   threshold does not count as running, so the buffer alone cannot bring it back on a slow
+ *   drain), no connection exception left open;
  * - each excursion recorded once, as an exception already ended, its notice the "already over"
  *   one; nothing else opened;
  * then the jobs' lag: how long the console's rollup job takes to work off the buckets the
@@ -160,10 +162,11 @@ console.log(`alarm queue empty ${secs(alarmMs)} s after the last PUBACK`);
 const failures: string[] = [];
 const check = (ok: boolean, what: string) => (ok ? console.log(`  ok: ${what}`) : (failures.push(what), console.log(`  FAILED: ${what}`)));
 const stored = await one(`SELECT count(*) FROM reading WHERE customer_id = $1`, [fleet.customerId]);
-check(stored === TOTAL, `readings stored once: ${stored.toLocaleString('en-US')} of ${TOTAL.toLocaleString('en-US')}`);
+// The buffers, and each sensor's live reading after its gateway's buffer.
+check(stored === TOTAL + fleet.sensors, `readings stored once: ${stored.toLocaleString('en-US')} of ${(TOTAL + fleet.sensors).toLocaleString('en-US')} (the buffers and a live reading each)`);
 const newest = new Date(start + (MINUTES - 1) * 60_000);
-const current = await one(`SELECT count(*) FROM sensor WHERE customer_id = $1 AND status = 1 AND last_ts = $2`, [fleet.customerId, newest]);
-check(current === fleet.sensors, `live values current: ${current} of ${fleet.sensors} sensors running with the last minute's reading`);
+const current = await one(`SELECT count(*) FROM sensor WHERE customer_id = $1 AND status = 1 AND last_ts > $2`, [fleet.customerId, newest]);
+check(current === fleet.sensors, `live values current: ${current} of ${fleet.sensors} sensors running with their live reading after the buffer`);
 const gwUp = await one(`SELECT count(*) FROM gateway WHERE customer_id = $1 AND status = 1`, [fleet.customerId]);
 check(gwUp === G, `gateways online: ${gwUp} of ${G}`);
 const openConn = await one(`SELECT count(*) FROM exception_record WHERE customer_id = $1 AND ongoing`, [fleet.customerId]);

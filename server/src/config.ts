@@ -34,7 +34,7 @@ const env = z.object({
   INGEST_GATEWAY_READINGS_PER_S: z.coerce.number().min(0).max(10_000_000).default(5_000),
   INGEST_GATEWAY_READING_BURST: z.coerce.number().int().min(1).max(100_000_000).default(50_000),
   /** Seconds a back-filled alarm window waits for more of its gateway's buffer before it is judged; 0 = judge at once (docs/alarms.md). */
-  ALARM_BACKFILL_HOLD_S: z.coerce.number().min(0).max(600).default(30),
+  ALARM_BACKFILL_HOLD_S: z.coerce.number().min(0).max(600).default(60),
   /** Readings one HTTP ingest call may carry (413 above it). */
   INGEST_HTTP_MAX_READINGS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   SMTP_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),

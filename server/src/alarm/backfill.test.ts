@@ -8,8 +8,9 @@ import { exceptionsOf } from './testkit.js';
 /*
  * A gateway back from an outage sends its buffer a minute at a time (migration 0062, quiet.ts
  * READY). Its excursions must be told as already over, not as live alarms: the evaluator holds a
- * back-filled window until the buffer has arrived. Live readings, and a gateway whose clock is
- * behind but that reports at the clock's pace, are judged at once.
+ * back-filled window until calm readings follow it or nothing more came for the hold. Live
+ * readings, and a gateway whose clock is behind but that reports at the clock's pace, are judged
+ * at once.
  */
 
 const HOLD_S = 5;
@@ -49,7 +50,7 @@ const subjects = async (g: Enrolled) =>
   (await t.db.query<{ subject: string }>('SELECT n.subject FROM notice_log n JOIN exception_record e ON e.id = n.exception_id WHERE e.sensor_id = $1', [g.sensors[0].id])).map((n) => n.subject);
 
 describe('back-filled readings', () => {
-  it("holds a gateway's buffer until it has arrived, then tells its excursion as already over", async () => {
+  it("holds a gateway's buffer until its excursion is followed by calm readings, then tells it as already over", async () => {
     const g = await fridge();
     const from = Date.now() - 60 * MIN;
     // An hour's buffer, one message a minute: clear, ten minutes at 9.5 °C, clear again.
@@ -59,17 +60,33 @@ describe('back-filled readings', () => {
     // Half-way through the excursion, as far as the console knows it is still going on: not judged yet.
     expect(await exceptionsOf(t.db, g.sensors[0].id)).toEqual([]);
     expect(await queued(g)).toEqual([{ backfill: true }]);
-    for (let i = 15; i < temps.length; i++) await send(g, [reading(g, from + i * MIN, temps[i])]);
+    // The first clear reading widens the window (it follows an out one) and keeps it held ...
+    await send(g, [reading(g, from + 15 * MIN, 9.5)]);
+    for (let i = 16; i <= 20; i++) await send(g, [reading(g, from + i * MIN, temps[i])]);
     await alarm.drain();
     expect(await exceptionsOf(t.db, g.sensors[0].id)).toEqual([]);
-
-    // Once nothing more arrived for the hold, the whole buffer is judged: one exception, ended.
-    await until(async () => (await exceptionsOf(t.db, g.sensors[0].id)).length > 0, 'the held window judged', 30_000);
+    // ... the calm one after it releases it, long before the hold: one exception, already ended.
+    await send(g, [reading(g, from + 21 * MIN, temps[21])]);
     await alarm.drain();
     expect(await exceptionsOf(t.db, g.sensors[0].id)).toEqual([
       expect.objectContaining({ category: 'temp_high', ongoing: false, start: from + 10 * MIN, end: from + 20 * MIN, peak: 9.5 }),
     ]);
     expect(await subjects(g)).toEqual([expect.stringContaining('已结束')]);
+    for (let i = 22; i < temps.length; i++) await send(g, [reading(g, from + i * MIN, temps[i])]);
+    await alarm.drain();
+    expect(await subjects(g)).toHaveLength(1);
+  }, 60_000);
+
+  it('judges a buffer that ends out of the zone once nothing more came for the hold: still going on, a live alarm', async () => {
+    const g = await fridge();
+    const from = Date.now() - 30 * MIN;
+    for (let i = 0; i < 5; i++) await send(g, [reading(g, from + i * MIN, 9.5)]);
+    await alarm.drain();
+    expect(await exceptionsOf(t.db, g.sensors[0].id)).toEqual([]);
+    await until(async () => (await exceptionsOf(t.db, g.sensors[0].id)).length > 0, 'the held window judged', 30_000);
+    expect(await exceptionsOf(t.db, g.sensors[0].id)).toEqual([expect.objectContaining({ ongoing: true, start: from, peak: 9.5 })]);
+    await alarm.drain();
+    expect(await subjects(g)).toEqual([expect.not.stringContaining('已结束')]);
   }, 60_000);
 
   it('judges live readings at once, hold or not', async () => {

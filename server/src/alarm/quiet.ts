@@ -107,11 +107,12 @@ export const BACKFILL_BEHIND = "interval '2 minutes'";
 
 /**
  * SQL, with the hold in milliseconds as $2: a back-filled window (ingest/statements.ts
- * queueAlarms) widened within the hold waits, so that its gateway's buffer is judged once it
- * has arrived: an excursion in the buffer is then met together with the readings that end it,
- * and told as already over instead of as a live alarm. Live readings are never held (their
- * window is not behind the clock), and no window waits longer than ten minutes after it was
- * first queued, however long its buffer keeps arriving.
+ * queueAlarms) widened within the hold waits, so that its gateway's buffer is judged once the
+ * readings after it have arrived: an excursion in the buffer is then met together with the
+ * readings that end it, and told as already over instead of as a live alarm. The writer releases
+ * it as soon as calm readings follow it; the hold is for a buffer that stops (or stalls) in the
+ * middle of an excursion. Live readings are never held (their window is not behind the clock),
+ * and no window waits longer than ten minutes after it was first queued.
  */
 const READY = `NOT (backfill AND widened_at > now() - $2 * interval '1 millisecond' AND queued_at > now() - interval '10 minutes')`;
 

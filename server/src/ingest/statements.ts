@@ -222,9 +222,11 @@ const clearBatch = (field: 'temp' | 'hum', lo: string, hi: string) => `(coalesce
  * two batches of one sensor, so "the latest one before them" is what the other batch committed.
  *
  * A window is marked back-filled (migration 0062) while its newest reading is behind the clock
- * and its readings arrive faster than the clock: data time advanced more since the last widening
- * than wall time did. A gateway's buffer after an outage does (an hour in minutes); a gateway
- * whose clock runs behind reports at the clock's pace and is not held for long (alarm/quiet.ts).
+ * and its readings arrive faster than the clock: its readings span half as much time again as
+ * has passed since it was queued. A gateway's buffer after an outage does (an hour in minutes);
+ * a gateway whose clock runs behind reports at the clock's pace and is released by its next
+ * reading. A back-filled window is released when calm readings follow it in the buffer (they are
+ * not queued, so they would not widen it): the evaluator then finds what ended the excursion.
  */
 export async function queueAlarms(q: Queryable, spans: Map<number, Span>, before: Map<number, Updated>) {
   const ids = [...spans.keys()].sort((a, b) => a - b);
@@ -246,6 +248,9 @@ export async function queueAlarms(q: Queryable, spans: Map<number, Span>, before
                      $9::timestamptz[], $10::real[], $11::real[])
                 AS v(s, c, lo, hi, t_lo, t_hi, h_lo, h_hi, p_ts, p_t, p_h)
          LEFT JOIN sensor s ON s.id = v.s LEFT JOIN ${CARRIER_ALARM} k ON k.id = s.carrier_id
+     ), released AS (
+       UPDATE alarm_queue a SET backfill = false FROM v
+        WHERE a.sensor_id = v.s AND a.backfill AND v.calm AND NOT v.hot AND v.hi < now() - ${BACKFILL_BEHIND}
      )
      INSERT INTO alarm_queue (sensor_id, customer_id, min_ts, max_ts, hot_version, widened_at, backfill)
      SELECT s, c, lo, hi, CASE WHEN hot THEN 1 END, now(), hi < now() - ${BACKFILL_BEHIND} FROM v WHERE hot OR NOT calm
@@ -255,7 +260,7 @@ export async function queueAlarms(q: Queryable, spans: Map<number, Span>, before
        hot_version = CASE WHEN EXCLUDED.hot_version IS NULL THEN alarm_queue.hot_version ELSE alarm_queue.version + 1 END,
        widened_at = now(),
        backfill = GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts) < now() - ${BACKFILL_BEHIND}
-              AND GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts) - alarm_queue.max_ts > now() - alarm_queue.widened_at`,
+              AND GREATEST(alarm_queue.max_ts, EXCLUDED.max_ts) - LEAST(alarm_queue.min_ts, EXCLUDED.min_ts) > 1.5 * (now() - alarm_queue.queued_at)`,
     [
       ids,
       col((s) => s.customerId),
