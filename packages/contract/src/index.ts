@@ -15,6 +15,7 @@ export * from './customer.js';
 export * from './api/route.js';
 export * from './api/carrier.js';
 export * from './api/dm.js';
+export * from './api/mapClusters.js';
 export * from './api/device.js';
 export * from './api/gateway.js';
 export * from './api/sensor.js';

@@ -15,6 +15,7 @@ export { dataReportRefs } from './refs/dataReport.gen.js';
 export { detailDataRefs } from './refs/detailData.gen.js';
 export { displayRefs } from './refs/display.gen.js';
 export { dmRefs } from './refs/dm.gen.js';
+export { dmMapRefs } from './refs/dmMap.gen.js';
 export { downloadRefs } from './refs/download.gen.js';
 export { exceptionRefs } from './refs/exception.gen.js';
 export { exportRefs } from './refs/export.gen.js';

@@ -10,6 +10,7 @@ import { gatewayRoutes } from './gateway/gateway.routes.js';
 import { sensorRoutes } from './sensor/sensor.routes.js';
 import { contactRoutes } from './contact/contact.routes.js';
 import { dmRoutes } from './dm/dm.routes.js';
+import { mapRoutes } from './dm/map.routes.js';
 import { historyRoutes } from './history/history.routes.js';
 import { liveRoutes } from './live/live.routes.js';
 import { ingestRoutes } from '../ingest/http.js';
@@ -55,4 +56,4 @@ import { labelRoutes } from './label/label.routes.js';
 import { dataReportRoutes } from './datareport/dataReport.routes.js';
 
 /** Every domain's routes. A route registered here is covered by the guard and the foreign-user test. */
-export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, historyRoutes, liveRoutes, exceptionRoutes, excatalogRoutes, invalidRuleRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes, backupRoutes, monitorTaskRoutes, alarmTriggerRoutes, statisticRoutes, detailDataRoutes, recordPointRoutes, forwardingRoutes, workOrderRoutes, queryCodeRoutes, mappingRoutes, verifyTaskRoutes, tripRoutes, guideRoutes, downloadRoutes, reportRoutes, homeRoutes, labelRoutes, dataReportRoutes];
+export const modules: Module[] = [loginRoutes, mineRoutes, userRoutes, ingestRoutes, sceneRoutes, planeRoutes, wizardRoutes, carrierRoutes, gatewayRoutes, sensorRoutes, contactRoutes, unitRoutes, typeRoutes, configRoutes, loanRoutes, relayRoutes, displayRoutes, baseRoutes, dmRoutes, mapRoutes, historyRoutes, liveRoutes, exceptionRoutes, excatalogRoutes, invalidRuleRoutes, noticeRoutes, shortcutRoutes, loginQrRoutes, syslogRoutes, alarmLogRoutes, customerRoutes, roleRoutes, resourceRoutes, paramRoutes, scheduledRoutes, metricsRoutes, complianceRoutes, backupRoutes, monitorTaskRoutes, alarmTriggerRoutes, statisticRoutes, detailDataRoutes, recordPointRoutes, forwardingRoutes, workOrderRoutes, queryCodeRoutes, mappingRoutes, verifyTaskRoutes, tripRoutes, guideRoutes, downloadRoutes, reportRoutes, homeRoutes, labelRoutes, dataReportRoutes];

@@ -1,31 +1,29 @@
 /**
- * The Leaflet part of /databoard/monitorMap: tiles from the configured URL (or a plain
- * graticule when none is set or reachable), carriers as markers coloured by state, clustered
- * per zoom; a cluster zooms in on click, a marker opens its carrier's card.
+ * The Leaflet part of /databoard/monitorMap and home's map: tiles from the configured URL (or a
+ * plain graticule when none is set or reachable), the server's clusters of the viewport
+ * (useMapClusters) and its single carriers as markers coloured by state; a cluster zooms in on
+ * click (or lists its carriers when they share one spot), a marker opens its carrier's card.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from 'react-leaflet';
-import { BOARD_STATES, BOARD_STATE_COLORS, type BoardState, type Climate } from '@coldwatch/contract';
-import { cluster, escapeHtml, worstState, zoomLimits } from './mapLogic';
+import { Spin } from 'antd';
+import { BOARD_STATES, BOARD_STATE_COLORS, type BoardState, type MapBox, type MapClusters, type MapPoint } from '@coldwatch/contract';
+import { cluster, escapeHtml, isSpot, stateCounts, viewOf, worstState, zoomLimits, type MapView } from './mapLogic';
 import { wgs84ToGcj02 } from './gcj02';
 import { fmtValue } from '../../lib/format';
 
-export interface MapCarrier {
-  id: number;
-  name: string;
-  state: BoardState;
-  climate: Climate;
-  lng: number;
-  lat: number;
-}
-
 interface Props {
-  carriers: MapCarrier[];
+  /** The server's answer for the filters (its extent places the map; its cells and points are drawn); undefined while the first one comes. */
+  answer: MapClusters | undefined;
   tileUrl: string;
+  /** The viewport moved (debounced): the page asks for its cells. */
+  onView: (view: MapView) => void;
+  /** The carriers at one spot, for a cluster that zooming cannot split. */
+  spot: (box: MapBox) => Promise<{ points: MapPoint[]; count: number }>;
   /** Popup content of one carrier. */
-  renderPopup: (id: number) => React.ReactNode;
+  renderPopup: (p: MapPoint) => React.ReactNode;
   labels: { tilesFailed: string; carriers: (n: number) => string };
 }
 
@@ -77,7 +75,7 @@ function iconOf(html: string, make: () => L.DivIcon): L.DivIcon {
   return icon;
 }
 
-function markerIcon(c: MapCarrier) {
+function markerIcon(c: MapPoint) {
   const color = BOARD_STATE_COLORS[c.state];
   const value = c.climate.temp !== null ? `${fmtValue(c.climate.temp)}°C` : c.climate.hum !== null ? `${fmtValue(c.climate.hum)}%` : '--';
   const html = `<span class="cw-map-pin" style="--c:${color}" data-state="${c.state}"></span><span class="cw-map-label"><b>${escapeHtml(c.name)}</b> ${escapeHtml(value)}</span>`;
@@ -85,59 +83,92 @@ function markerIcon(c: MapCarrier) {
 }
 
 /** A cluster: its count on a ring that shows the share of each state, in the colour of the most urgent one. */
-function clusterIcon(states: BoardState[]) {
-  const n = states.length;
-  const size = n < 10 ? 34 : n < 100 ? 40 : 48;
+function clusterIcon(counts: Record<BoardState, number>) {
+  const n = BOARD_STATES.reduce((sum, s) => sum + counts[s], 0);
+  const size = n < 10 ? 34 : n < 100 ? 40 : n < 1000 ? 48 : 56;
   let at = 0;
   const stops = BOARD_STATES.map((s) => {
     const from = at;
-    at += (states.filter((x) => x === s).length / n) * 360;
+    at += (counts[s] / n) * 360;
     return `${BOARD_STATE_COLORS[s]} ${from}deg ${at}deg`;
   }).join(',');
-  const worst = worstState(states);
-  const html = `<span style="--c:${BOARD_STATE_COLORS[worst]};background:conic-gradient(${stops});width:${size}px;height:${size}px" data-state="${worst}"><b>${n}</b></span>`;
+  const worst = worstState(counts);
+  const html = `<span style="--c:${BOARD_STATE_COLORS[worst]};background:conic-gradient(${stops});width:${size}px;height:${size}px" data-state="${worst}"><b>${n.toLocaleString()}</b></span>`;
   return iconOf(html, () => L.divIcon({ className: 'cw-map-cluster', html, iconSize: [size, size], iconAnchor: [size / 2, size / 2] }));
 }
 
-/** The markers, regrouped whenever the zoom changes. */
-function Clustered({ carriers, renderPopup, labels }: Pick<Props, 'carriers' | 'renderPopup' | 'labels'>) {
+/** Positions are WGS-84; tiles of a Chinese provider are GCJ-02 (spec §9): converted inside China only, and only when tiles are drawn. */
+const shown = (tiles: boolean, lng: number, lat: number): [number, number] => {
+  if (!tiles) return [lat, lng];
+  const [x, y] = wgs84ToGcj02(lng, lat);
+  return [y, x];
+};
+
+type Open = { at: L.LatLng; points: MapPoint[] | null; count: number };
+
+/**
+ * The server's clusters as they come, and its single carriers grouped here when they fall in one
+ * cell of the screen (carriers of one scene share its position).
+ */
+function Markers({ answer, tiles, spot, renderPopup, labels }: Pick<Props, 'spot' | 'renderPopup' | 'labels'> & { answer: MapClusters; tiles: boolean }) {
   const map = useMap();
   const [zoom, setZoom] = useState(map.getZoom());
   useMapEvents({ zoomend: () => setZoom(map.getZoom()) });
   const groups = useMemo(() => {
-    const pts = carriers.map((c) => {
-      const p = map.project([c.lat, c.lng], zoom);
+    const pts = answer.points.map((c) => {
+      const p = map.project(shown(tiles, c.lng, c.lat), zoom);
       return { item: c, x: p.x, y: p.y };
     });
     return cluster(pts, CELL_PX).map((g) => ({ ...g, latlng: map.unproject([g.x, g.y], zoom) }));
-  }, [carriers, map, zoom]);
+  }, [answer.points, map, zoom, tiles]);
 
-  // One popup for the map, opened by a marker's click: the carriers it lists stay current while it is open.
-  const [open, setOpen] = useState<{ ids: number[]; at: L.LatLng } | null>(null);
+  // One popup for the map, opened by a click: a carrier, or the carriers of one spot (fetched when the server sent them as a cluster).
+  const [open, setOpen] = useState<Open | null>(null);
+  const asked = useRef(0);
+  const openSpot = (box: MapBox, at: L.LatLng, count: number) => {
+    const n = ++asked.current;
+    setOpen({ at, points: null, count });
+    void spot(box).then((r) => n === asked.current && setOpen({ at, points: r.points, count: r.count }));
+  };
+  const zoomTo = (box: MapBox, at: L.LatLng, count: number) => {
+    if (isSpot(box) || map.getZoom() >= map.getMaxZoom()) openSpot(box, at, count);
+    else map.fitBounds(L.latLngBounds([shown(tiles, box.west, box.south), shown(tiles, box.east, box.north)]).pad(0.3), { maxZoom: map.getMaxZoom() });
+  };
 
   return (
     <>
+      {answer.clusters.map((c) => (
+        <Marker
+          key={`s${c.lng}:${c.lat}:${c.count}`}
+          position={shown(tiles, c.lng, c.lat)}
+          icon={clusterIcon(c.states)}
+          title={labels.carriers(c.count)}
+          eventHandlers={{ click: () => zoomTo(c.box, L.latLng(shown(tiles, c.lng, c.lat)), c.count) }}
+        />
+      ))}
       {groups.map((g) =>
         g.items.length === 1 ? (
           <Marker
             key={`c${g.items[0].id}`}
-            position={[g.items[0].lat, g.items[0].lng]}
+            position={shown(tiles, g.items[0].lng, g.items[0].lat)}
             icon={markerIcon(g.items[0])}
             title={g.items[0].name}
-            eventHandlers={{ click: () => setOpen({ ids: [g.items[0].id], at: L.latLng(g.items[0].lat, g.items[0].lng) }) }}
+            eventHandlers={{ click: () => setOpen({ at: L.latLng(shown(tiles, g.items[0].lng, g.items[0].lat)), points: [g.items[0]], count: 1 }) }}
           />
         ) : (
           <Marker
             key={`g${g.items.map((c) => c.id).join('-')}`}
             position={g.latlng}
-            icon={clusterIcon(g.items.map((c) => c.state))}
+            icon={clusterIcon(stateCounts(g.items.map((c) => c.state)))}
             title={labels.carriers(g.items.length)}
             eventHandlers={{
               click: () => {
                 // Carriers at one spot cannot be separated by zooming: list them instead.
-                const bounds = L.latLngBounds(g.items.map((c) => [c.lat, c.lng] as [number, number]));
-                if (bounds.getNorthEast().equals(bounds.getSouthWest()) || map.getZoom() >= map.getMaxZoom()) setOpen({ ids: g.items.map((c) => c.id), at: g.latlng });
-                else map.fitBounds(bounds.pad(0.3), { maxZoom: map.getMaxZoom() });
+                const lng = g.items.map((c) => c.lng);
+                const lat = g.items.map((c) => c.lat);
+                const box = { west: Math.min(...lng), south: Math.min(...lat), east: Math.max(...lng), north: Math.max(...lat) };
+                if (isSpot(box) || map.getZoom() >= map.getMaxZoom()) setOpen({ at: g.latlng, points: g.items, count: g.items.length });
+                else zoomTo(box, g.latlng, g.items.length);
               },
             }}
           />
@@ -146,14 +177,34 @@ function Clustered({ carriers, renderPopup, labels }: Pick<Props, 'carriers' | '
       {open && (
         <Popup position={open.at} eventHandlers={{ remove: () => setOpen(null) }}>
           <div className="cw-map-list">
-            {open.ids.map((id) => (
-              <div key={id}>{renderPopup(id)}</div>
-            ))}
+            {open.points === null ? <Spin size="small" /> : open.points.map((p) => <div key={p.id}>{renderPopup(p)}</div>)}
+            {open.points !== null && open.count > open.points.length && <small>{labels.carriers(open.count)}</small>}
           </div>
         </Popup>
       )}
     </>
   );
+}
+
+/** Tells the page the viewport once the map is placed and after each pan or zoom, a quarter second after the last. */
+function ViewReporter({ onView }: { onView: (v: MapView) => void }) {
+  const map = useMap();
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const report = useRef(() => {});
+  report.current = () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      const b = map.getBounds();
+      const v = viewOf({ west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() }, map.getZoom());
+      if (v) onView(v);
+    }, 250);
+  };
+  useMapEvents({ moveend: () => report.current() });
+  useEffect(() => {
+    map.whenReady(() => report.current());
+    return () => clearTimeout(timer.current);
+  }, [map]);
+  return null;
 }
 
 /**
@@ -162,26 +213,18 @@ function Clustered({ carriers, renderPopup, labels }: Pick<Props, 'carriers' | '
  * from under the pointer before mouseup: clicks on markers were lost. Markers stay reachable by
  * Tab and Enter (their own keyboard option).
  */
-export function MonitorMap({ carriers, tileUrl, renderPopup, labels }: Props) {
-  // Positions are WGS-84; tiles of a Chinese provider are GCJ-02 (spec §9): convert inside China only, and only when tiles are drawn.
-  const placed = useMemo(
-    () =>
-      carriers.map((c) => {
-        if (!tileUrl) return c;
-        const [lng, lat] = wgs84ToGcj02(c.lng, c.lat);
-        return { ...c, lng, lat };
-      }),
-    [carriers, tileUrl],
-  );
+export function MonitorMap({ answer, tileUrl, onView, spot, renderPopup, labels }: Props) {
+  const tiles = !!tileUrl;
   const [tilesFailed, setTilesFailed] = useState(false);
-  // The opening view fits every marker; its zoom is the base of the one-third..three-times limits.
+  // The opening view fits every placed carrier of the filters; its zoom is the base of the one-third..three-times limits.
+  const extent = answer?.extent ?? null;
   const view = useMemo(() => {
-    if (!placed.length) return { center: [35, 105] as [number, number], zoom: 4 };
-    const b = L.latLngBounds(placed.map((c) => [c.lat, c.lng] as [number, number]));
-    if (b.getNorthEast().equals(b.getSouthWest())) return { center: [b.getCenter().lat, b.getCenter().lng] as [number, number], zoom: SINGLE_ZOOM };
+    if (!extent) return { center: [35, 105] as [number, number], zoom: 4 };
+    const b = L.latLngBounds([shown(tiles, extent.west, extent.south), shown(tiles, extent.east, extent.north)]);
+    if (isSpot(extent)) return { center: [b.getCenter().lat, b.getCenter().lng] as [number, number], zoom: SINGLE_ZOOM };
     return { bounds: b.pad(0.2) };
-  }, [placed]);
-  const key = placed.map((c) => c.id).join(',') + tileUrl;
+  }, [extent, tiles]);
+  const key = JSON.stringify(extent) + tileUrl;
 
   return (
     <div className="cw-map-wrap">
@@ -192,7 +235,8 @@ export function MonitorMap({ carriers, tileUrl, renderPopup, labels }: Props) {
         ) : (
           <GraticuleLayer />
         )}
-        <Clustered carriers={placed} renderPopup={renderPopup} labels={labels} />
+        {answer && <ViewReporter onView={onView} />}
+        {answer && <Markers answer={answer} tiles={tiles} spot={spot} renderPopup={renderPopup} labels={labels} />}
       </MapContainer>
       {tilesFailed && <div className="cw-map-note">{labels.tilesFailed}</div>}
     </div>

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { cluster, escapeHtml, placesOf, worstState, zoomLimits } from './mapLogic';
+import { cluster, escapeHtml, isSpot, stateCounts, viewOf, worstState, zoomLimits } from './mapLogic';
 import { inChina, wgs84ToGcj02 } from './gcj02';
-import type { SceneNode } from '../../ui';
-
-const node = (over: Partial<SceneNode>): SceneNode => ({ code: 'x', label: 'x', nodeType: 'scene', scene_id: null, scope_id: null, funcType: 0, lng: null, lat: null, children: [], ...over });
 
 describe('monitor map', () => {
-  it('places a scene at its own coordinates or its nearest ancestor\'s', () => {
-    const tree = node({
-      code: 'all_node',
-      children: [
-        node({ scene_id: 1, label: 'Hospital', lng: 116.4, lat: 39.9, children: [node({ scene_id: 2, label: 'Ward', children: [node({ scene_id: 3, label: 'Lab', lng: 116.5, lat: 40 })] })] }),
-        node({ scene_id: 4, label: 'Nowhere' }),
-      ],
-    });
-    const p = placesOf(tree);
-    expect(p.get(2)).toEqual({ lng: 116.4, lat: 39.9, sceneLabel: 'Hospital' });
-    expect(p.get(3)).toEqual({ lng: 116.5, lat: 40, sceneLabel: 'Lab' });
-    expect(p.has(4)).toBe(false);
-  });
   it('clusters points of one pixel cell at their mean, and leaves distant ones alone', () => {
     const c = cluster(
       [
@@ -34,9 +18,22 @@ describe('monitor map', () => {
     ]);
   });
   it('a cluster shows its most urgent state', () => {
-    expect(worstState(['normal', 'abnormal', 'stopped'])).toBe('abnormal');
-    expect(worstState(['normal', 'offline'])).toBe('offline');
-    expect(worstState(['stopped'])).toBe('stopped');
+    expect(worstState(stateCounts(['normal', 'abnormal', 'stopped']))).toBe('abnormal');
+    expect(worstState(stateCounts(['normal', 'offline', 'normal']))).toBe('offline');
+    expect(worstState({ normal: 0, abnormal: 0, offline: 0, stopped: 3 })).toBe('stopped');
+    expect(stateCounts(['normal', 'offline', 'normal'])).toEqual({ normal: 2, abnormal: 0, offline: 1, stopped: 0 });
+  });
+  it('asks the server for the viewport a fifth wider, within the world, rounded; never for a box without area', () => {
+    expect(viewOf({ west: 116, south: 39, east: 117, north: 40 }, 9.25)).toEqual({ west: 115.8, south: 38.8, east: 117.2, north: 40.2, zoom: 9.25 });
+    // Zoomed far out, Leaflet's bounds pass the antimeridian and the poles: the server takes ±180 and ±85.
+    expect(viewOf({ west: -300, south: -89, east: 300, north: 89 }, 0.5)).toEqual({ west: -180, south: -85, east: 180, north: 85, zoom: 0.5 });
+    // A pan of a fraction of a pixel asks the same.
+    expect(viewOf({ west: 116.000001, south: 39, east: 117.000001, north: 40 }, 9.25)).toEqual(viewOf({ west: 116, south: 39, east: 117, north: 40 }, 9.25));
+    expect(viewOf({ west: 116, south: 39, east: 116, north: 40 }, 9)).toBeUndefined();
+  });
+  it('a box of one position is a spot (a click lists its carriers); any extent is not', () => {
+    expect(isSpot({ west: 116.4, south: 39.9, east: 116.4, north: 39.9 })).toBe(true);
+    expect(isSpot({ west: 116.4, south: 39.9, east: 116.4004, north: 39.9 })).toBe(false);
   });
   it('zoom stays within a third and three times of the opening scale', () => {
     const z = zoomLimits(10);

@@ -1,29 +1,9 @@
 /**
- * The pure part of the monitor map: where each carrier sits (its scene's coordinates, or the
- * nearest ancestor's) and how nearby markers group into clusters at a zoom level.
+ * The pure part of the monitor map: the viewport the browser asks the server for (which
+ * clusters the carriers, server/src/modules/dm/mapClusters.ts), how the few carriers it sends
+ * one by one group when they share a spot, and how a cluster is coloured.
  */
-import type { BoardState } from '@coldwatch/contract';
-import type { SceneNode } from '../../ui';
-
-export interface Place {
-  lng: number;
-  lat: number;
-  /** The scene whose coordinates these are. */
-  sceneLabel: string;
-}
-
-/** Scene id → the coordinates of the scene or of its nearest ancestor that has them. */
-export function placesOf(root: SceneNode | undefined): Map<number, Place> {
-  const out = new Map<number, Place>();
-  const walk = (n: SceneNode, inherited: Place | null) => {
-    const own = n.lng !== null && n.lng !== undefined && n.lat !== null && n.lat !== undefined ? { lng: Number(n.lng), lat: Number(n.lat), sceneLabel: n.label } : null;
-    const here = own ?? inherited;
-    if (n.scene_id && here) out.set(Number(n.scene_id), here);
-    for (const c of n.children ?? []) walk(c, here);
-  };
-  if (root) walk(root, null);
-  return out;
-}
+import { BOARD_STATES, type BoardState, type MapBox } from '@coldwatch/contract';
 
 export interface Point<T> {
   item: T;
@@ -58,7 +38,40 @@ export function cluster<T>(points: Point<T>[], cellPx: number): Cluster<T>[] {
 
 /** A cluster wears the most urgent state of its carriers. */
 const URGENCY: BoardState[] = ['abnormal', 'offline', 'normal', 'stopped'];
-export const worstState = (states: BoardState[]): BoardState => URGENCY.find((s) => states.includes(s)) ?? 'stopped';
+export const worstState = (counts: Record<BoardState, number>): BoardState => URGENCY.find((s) => counts[s] > 0) ?? 'stopped';
+
+/** How many of these carriers are in each state (the server sends a cluster's counts; a group of single points is counted here). */
+export function stateCounts(states: BoardState[]): Record<BoardState, number> {
+  const out = Object.fromEntries(BOARD_STATES.map((s) => [s, 0])) as Record<BoardState, number>;
+  for (const s of states) out[s] += 1;
+  return out;
+}
+
+/** The viewport as asked of the server, with the zoom it is drawn at. */
+export type MapView = MapBox & { zoom: number };
+
+/**
+ * The map's bounds as the server takes them: a fifth wider on each side (panning a little shows
+ * markers at once; and the tiles of a Chinese provider are drawn in GCJ-02, some hundred metres
+ * off the WGS-84 positions the server keeps), within the world, rounded so that a pan of a
+ * pixel or two asks nothing new. Undefined for bounds that hold no area.
+ */
+export function viewOf(b: MapBox, zoom: number): MapView | undefined {
+  const padX = (b.east - b.west) / 5;
+  const padY = (b.north - b.south) / 5;
+  const r = (x: number) => Math.round(x * 1e4) / 1e4;
+  const v = {
+    west: r(Math.max(-180, b.west - padX)),
+    south: r(Math.max(-85, b.south - padY)),
+    east: r(Math.min(180, b.east + padX)),
+    north: r(Math.min(85, b.north + padY)),
+    zoom: Math.round(zoom * 100) / 100,
+  };
+  return v.west < v.east && v.south < v.north ? v : undefined;
+}
+
+/** A box that is one spot: its carriers cannot be separated by zooming in, so a click lists them. */
+export const isSpot = (b: MapBox) => b.east - b.west < 1e-6 && b.north - b.south < 1e-6;
 
 /** Spec §9 map zoom: one third to three times the scale the map opened at (in Leaflet's log2 zoom). */
 export const zoomLimits = (base: number) => ({ min: base - Math.log2(3), max: base + Math.log2(3) });
