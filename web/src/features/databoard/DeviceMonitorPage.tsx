@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { CARRIER_TYPES, MONITOR_FILTERS, type MonitorFilter } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
 import { CarrierCard } from './CarrierCard';
-import { SceneFilterTree, type SceneSelection } from './SceneFilterTree';
+import { SceneFilterTree, useAfterPaint, type SceneSelection } from './SceneFilterTree';
 import { useMonitorPage } from './useMonitorPage';
 import { useAlarmSound } from './useAlarmSound';
 import { VirtualGrid } from '../../ui';
@@ -56,6 +56,9 @@ export default function DeviceMonitorPage() {
     iDisplayLength: paging.size,
   });
   const summary = counts.data;
+  // The organisation tree (an antd Tree over every scene, 1,111 at 100,000 sensors, and a call of
+  // its own) and the pager mount after the first cards are painted, not before them.
+  const painted = useAfterPaint(page.data !== undefined || page.isError);
 
   const openHistory = useCallback((s: MonitorSensor) => navigate(`/historyData?deviceNo=${encodeURIComponent(s.devNo)}`), [navigate]);
 
@@ -68,7 +71,7 @@ export default function DeviceMonitorPage() {
     [t],
   );
 
-  const tree = <SceneFilterTree value={selection} onChange={(v) => (filtered(setSelection)(v), setTreeOpen(false))} />;
+  const tree = painted ? <SceneFilterTree value={selection} onChange={(v) => (filtered(setSelection)(v), setTreeOpen(false))} /> : null;
   return (
     <div className="cw-mon-page">
       {/* A phone shows the cards first; the organisation tree opens in a drawer. */}
@@ -157,7 +160,7 @@ export default function DeviceMonitorPage() {
             estimateRowHeight={165}
           />
         )}
-        {total !== undefined && total > 0 && (
+        {painted && total !== undefined && total > 0 && (
           <Pagination
             className="cw-mon-pager"
             size="small"
