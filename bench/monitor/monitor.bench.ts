@@ -19,10 +19,13 @@
  * `monitor_first_paint_ms_p50=… monitor_first_paint_ms_max=… new_value_ms_p50=… new_value_ms_max=… home_ms_p50=… rss_mb=…`.
  * With BENCH_POINTS the line adds `first_card_after_home_ms_max` (each run's board minus the
  * /home run before it: the issue's "within 0.5 s of /home's first paint") and the API's own times.
- * BENCH_SCREENSHOTS=<dir>: the board as it was measured, at 1440 and 390 px, into that folder.
+ * The map's calls (docs/scaling.md "The board at 100,000 points"): the whole monitor list the map read before against
+ * the server's clusters (mapClusters: its first call, the extent at a province's zoom, a city), time and bytes, with the load.
+ * BENCH_SCREENSHOTS=<dir>: the board and the map as measured, at 1440 and 390 px, and home with the map widget, into that folder.
  * Env: DATABASE_URL (else PGlite in memory; required with BENCH_POINTS), BENCH_CARRIERS, BENCH_POINTS, BENCH_RUNS (5).
  */
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -117,12 +120,20 @@ const context = await browser.newContext({ viewport: { width: 1600, height: 1000
 await context.addCookies([{ name: SESSION_COOKIE, value: token, url: base }]);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
+/** Where a first paint's time went, from the page's own clock: the document's first byte, the board's page call answered. */
+const phases: string[] = [];
 async function firstPaint(path: string, selector: string) {
   const page = await context.newPage();
   const t = Date.now();
   await page.goto(base + path);
   await page.waitForSelector(selector, { timeout: 60_000 });
   const ms = Date.now() - t;
+  const at = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const call = performance.getEntriesByType('resource').find((r) => r.name.includes('/service/dm/monitorPage'));
+    return { ttfb: Math.round(nav.responseStart), page: call ? Math.round(call.responseEnd) : null, now: Math.round(performance.now()) };
+  });
+  phases.push(`${path}: document ${at.ttfb} ms${at.page === null ? '' : `, page call answered ${at.page} ms`}, on screen ${at.now} ms`);
   await page.close();
   return ms;
 }
@@ -139,8 +150,9 @@ const api = async (path: string) => {
   const t0 = performance.now();
   const r = await fetch(base + path, { headers: { cookie: `${SESSION_COOKIE}=${token}` } });
   const body = await r.text();
-  return { ms: performance.now() - t0, bytes: body.length };
+  return { ms: performance.now() - t0, bytes: Buffer.byteLength(body), body };
 };
+const loadNow = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const pageApi: number[] = [];
 const countsApi: number[] = [];
 let pageBytes = 0;
@@ -151,6 +163,33 @@ for (let i = 0; i < RUNS; i++) {
   countsApi.push(Math.round((await api('/service/dm/monitorCounts')).ms));
 }
 const abnormalApi = Math.round((await api('/service/dm/monitorPage?iDisplayStart=0&iDisplayLength=50&state=abnormal')).ms);
+
+// The map (docs/scaling.md "The board at 100,000 points"): the whole monitor list it read before,
+// against the server's clusters: its first call (the extent), the whole extent at a province's zoom, and one city.
+const timed = async (path: string, runs = RUNS) => {
+  const ms: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < runs; i++) {
+    const r = await api(path);
+    ms.push(Math.round(r.ms));
+    bytes = r.bytes;
+  }
+  return { p50: pct(ms, 0.5), bytes };
+};
+const first = JSON.parse((await api('/service/dm/mapClusters')).body).result as { extent: { west: number; south: number; east: number; north: number } | null };
+const e = first.extent ?? { west: 100, south: 20, east: 130, north: 45 };
+const mapQueries: [string, string][] = [
+  ['mapClusters, no viewport (the extent)', '/service/dm/mapClusters'],
+  ['mapClusters, the extent at zoom 7', `/service/dm/mapClusters?west=${e.west - 0.5}&south=${e.south - 0.5}&east=${e.east + 0.5}&north=${e.north + 0.5}&zoom=7`],
+  ['mapClusters, 0.2° around the first scene at zoom 12', `/service/dm/mapClusters?west=${e.west - 0.1}&south=${e.south - 0.1}&east=${e.west + 0.1}&north=${e.south + 0.1}&zoom=12`],
+];
+const mapTimes: string[] = [];
+const listOnce = await timed('/service/dm/monitorList', Math.min(RUNS, 3));
+mapTimes.push(`monitorList (the whole list, as the map read it before): p50 ${listOnce.p50} ms, ${listOnce.bytes.toLocaleString('en-US')} bytes; load ${loadNow()}`);
+for (const [label, path] of mapQueries) {
+  const r = await timed(path);
+  mapTimes.push(`${label}: p50 ${r.p50} ms, ${r.bytes.toLocaleString('en-US')} bytes; load ${loadNow()}`);
+}
 
 // New values: the board open, a reading for a sensor of its first card, timed from commit to screen.
 const page = await context.newPage();
@@ -185,12 +224,35 @@ if (shots) {
     await view.waitForSelector('.cw-mon-pager');
     await view.waitForTimeout(1500);
     await view.screenshot({ path: `${shots}/device-monitor-${tag}-${width}.png`, fullPage: width < 800 });
+    await view.goto(`${base}/databoard/monitorMap`);
+    await view.waitForSelector('.cw-map-cluster, .cw-map-marker', { timeout: 60_000 });
+    await view.waitForTimeout(1500);
+    await view.screenshot({ path: `${shots}/monitor-map-${tag}-${width}.png`, fullPage: width < 800 });
     await view.close();
   }
+  // Home with the map widget (the viewer's home settings; the first paints above were measured on its default home).
+  const put = await fetch(`${base}/service/mine/homeSetting`, {
+    method: 'PUT',
+    headers: { cookie: `${SESSION_COOKIE}=${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ style: 'classic', widgets: ['mapMonitor', 'carrierStatus'], sensors: [] }),
+  });
+  if (!put.ok) throw new Error(`home settings answered ${put.status}`);
+  const home = await context.newPage();
+  await home.setViewportSize({ width: 1440, height: 900 });
+  await home.goto(`${base}/home`);
+  await home.waitForSelector('[data-testid="widget-map"] .cw-map-cluster, [data-testid="widget-map"] .cw-map-marker', { timeout: 60_000 });
+  // The guided tour opens on a first home: closed for this picture.
+  await home.locator('.ant-tour-close').click({ timeout: 3000 }).catch(() => undefined);
+  await home.waitForTimeout(1500);
+  await home.screenshot({ path: `${shots}/home-${tag}-1440.png` });
+  await home.locator('[data-testid="widget-map"]').screenshot({ path: `${shots}/home-map-widget-${tag}.png` });
+  await home.close();
 }
 console.log(`first paint ms, home: ${home.join(', ')}; monitor: ${paint.join(', ')}; new value ms: ${shown.join(', ')}`);
+console.log(`Each first paint by the page's clock:\n  ${phases.join('\n  ')}`);
+console.log(`The map's calls:\n  ${mapTimes.join('\n  ')}`);
 console.log(`API ms, monitorPage (50 cards, ${pageBytes.toLocaleString('en-US')} bytes): ${pageApi.join(', ')}; monitorCounts: ${countsApi.join(', ')}; abnormal page: ${abnormalApi}`);
-const loadavg = (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadavg = loadNow();
 await browser.close();
 await app.close();
 await deps.ingest.writer.drain();

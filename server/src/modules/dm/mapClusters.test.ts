@@ -29,6 +29,11 @@ describe('the map grid', () => {
     // Zoom 12 over the same box (87,000 pixels across) would give each of 10,000 spread points a cell: the cells grow instead, at most 48 across (49 with the grid's offset).
     const spread = Array.from({ length: 10_000 }, (_, i) => p(i, 100 + (i % 100) * 0.3, 20 + Math.floor(i / 100) * 0.25));
     expect(binCells(spread, box, 12).length).toBeLessThanOrEqual(49 * 49);
+    // Two carriers a few pixels apart across a cell's edge are one circle, not two overlapping ones.
+    const edge = project(0, 0, 10).x;
+    const lngAt = (x: number) => (x / (256 * 2 ** 10)) * 360 - 180;
+    const cellEdge = Math.ceil(edge / 56) * 56;
+    expect(binCells([p(1, lngAt(cellEdge - 2), 0), p(2, lngAt(cellEdge + 2), 0)], { west: -1, south: -1, east: 1, north: 1 }, 10)).toEqual([[p(1, lngAt(cellEdge - 2), 0), p(2, lngAt(cellEdge + 2), 0)]]);
     // A screen-sized box at the same zoom keeps the 56-pixel cells: points 0.3° (870 pixels) apart stay apart.
     expect(binCells([p(1, 100.1, 20.1), p(2, 100.4, 20.1)], { west: 100, south: 20, east: 100.5, north: 20.3 }, 12)).toHaveLength(2);
   });
@@ -79,8 +84,9 @@ describe('the monitor map clustered on the server', () => {
     expect(drawn(ward)).toBe(n / 2 + 1);
     expect(drawn(await map(a.cookie, `search=AlphaMap1&${WORLD}&zoom=3`))).toBe((await call(t, a.cookie, 'GET', '/service/dm/monitorCounts?search=AlphaMap1')).carriers);
 
-    // Without a viewport: the extent and counts only.
-    expect(await map(a.cookie, '')).toMatchObject({ placed: world.placed, clusters: [], points: [], extent: world.extent });
+    // Without a viewport: the extent and counts only (no state needed, no names: unplacedFirst shows states); with a state filter the counts are its.
+    expect(await map(a.cookie, '')).toEqual({ placed: world.placed, unplaced: 1, unplacedFirst: [], clusters: [], points: [], extent: world.extent });
+    expect(await map(a.cookie, 'state=abnormal')).toMatchObject({ placed: 1, unplaced: 0, extent: world.extent });
 
     // Another customer sees none of it; the platform administrator sees both.
     const beta = await map(b.cookie, `${WORLD}&zoom=3`);

@@ -44,25 +44,54 @@ interface Placed {
   lat: number;
 }
 
+/** Groups whose centres are closer than this (screen pixels) are drawn as one: their circles would overlap. */
+const MERGE_PX = 48;
+
 /**
- * Carriers of the viewport grouped by grid cell: each group's members, in board order, and the
- * cells in a stable order (top to bottom, left to right).
+ * Carriers of the viewport grouped by grid cell, then the cells whose centres fell closer than
+ * MERGE_PX merged (a city cut by a cell's edge is one circle, not two overlapping ones): each
+ * group's members and the groups in a stable order (top to bottom, left to right).
  */
 export function binCells(points: Placed[], box: MapBox, zoom: number): Placed[][] {
   const nw = project(box.west, box.north, zoom);
   const se = project(box.east, box.south, zoom);
   const cell = Math.max(CELL_PX, (se.x - nw.x) / CELLS_ACROSS, (se.y - nw.y) / CELLS_ACROSS);
-  const cells = new Map<string, { row: number; col: number; items: Placed[] }>();
+  type Group = { items: Placed[]; sx: number; sy: number };
+  const cells = new Map<string, Group>();
   for (const p of points) {
     const { x, y } = project(p.lng, p.lat, zoom);
-    const col = Math.floor(x / cell);
-    const row = Math.floor(y / cell);
-    const key = `${row}:${col}`;
+    const key = `${Math.floor(y / cell)}:${Math.floor(x / cell)}`;
     const c = cells.get(key);
-    if (c) c.items.push(p);
-    else cells.set(key, { row, col, items: [p] });
+    if (c) {
+      c.items.push(p);
+      c.sx += x;
+      c.sy += y;
+    } else cells.set(key, { items: [p], sx: x, sy: y });
   }
-  return [...cells.values()].sort((a, b) => a.row - b.row || a.col - b.col).map((c) => c.items);
+  // The largest first, each cell joining a kept group within reach (found through a hash of MERGE_PX squares).
+  const kept: Group[] = [];
+  const near = new Map<string, Group[]>();
+  const square = (x: number, y: number) => [Math.floor(x / MERGE_PX), Math.floor(y / MERGE_PX)];
+  for (const c of [...cells.values()].sort((a, b) => b.items.length - a.items.length)) {
+    const [cx, cy] = [c.sx / c.items.length, c.sy / c.items.length];
+    const [qx, qy] = square(cx, cy);
+    let into: Group | undefined;
+    for (let dx = -1; dx <= 1 && !into; dx++)
+      for (let dy = -1; dy <= 1 && !into; dy++)
+        into = near.get(`${qx + dx}:${qy + dy}`)?.find((g) => Math.hypot(g.sx / g.items.length - cx, g.sy / g.items.length - cy) < MERGE_PX);
+    if (into) {
+      into.items.push(...c.items);
+      into.sx += c.sx;
+      into.sy += c.sy;
+      continue;
+    }
+    kept.push(c);
+    near.set(`${qx}:${qy}`, [...(near.get(`${qx}:${qy}`) ?? []), c]);
+  }
+  const at = (g: Group) => ({ x: g.sx / g.items.length, y: g.sy / g.items.length });
+  return kept
+    .sort((a, b) => at(a).y - at(b).y || at(a).x - at(b).x)
+    .map((g) => g.items.sort((a, b) => a.id - b.id));
 }
 
 /** Scene id → the coordinates of the scene or of its nearest ancestor that has them (of the scenes the caller sees). */
@@ -104,12 +133,17 @@ function boxOf(items: Placed[]): MapBox {
   return box;
 }
 
-/** The map's answer for one viewport (or, without one, its extent, counts and unplaced carriers only). */
+/**
+ * The map's answer for one viewport. Without one (the map's first call, to know where to open)
+ * and without a state filter no carrier's state is needed: the scan (the cost of this call at
+ * 100,000 points) is left out, and so are the unplaced carriers' names, which show their states.
+ */
 export async function mapClusters(q: Queryable, scope: Scope, f: MapQuery): Promise<MapClusters> {
   const k = scoped(q, scope);
   const filters = { customerId: f.customerId, sceneId: f.sceneId, type: f.type, search: f.search };
+  const box = f.west === undefined || f.south === undefined || f.east === undefined || f.north === undefined || f.zoom === undefined ? undefined : { west: f.west, south: f.south, east: f.east, north: f.north };
   const [scan, places, rows] = await Promise.all([
-    scans(k, scope, { ...filters, state: f.state }),
+    box || f.state !== 'all' ? scans(k, scope, { ...filters, state: f.state }) : undefined,
     scenePlaces(q, scope),
     carrierSelect(k).clearSelect().select(['c.id', 'c.scene_id as sceneId']).where(await boardWhere(k, scope, filters)).orderBy('c.id').execute(),
   ]);
@@ -124,7 +158,7 @@ export async function mapClusters(q: Queryable, scope: Scope, f: MapQuery): Prom
   const extent = everyPlaced.length ? boxOf(everyPlaced) : null;
 
   // A carrier added after the scan's read has no state yet: it is drawn when the map asks again.
-  const passing = scan.ids.filter((id) => sceneOf.has(id));
+  const passing = scan ? scan.ids.filter((id) => sceneOf.has(id)) : rows.map((r) => r.id);
   const placed: Placed[] = [];
   const unplacedIds: number[] = [];
   for (const id of passing) {
@@ -132,18 +166,20 @@ export async function mapClusters(q: Queryable, scope: Scope, f: MapQuery): Prom
     if (p) placed.push({ id, ...p });
     else unplacedIds.push(id);
   }
+  const answer: MapClusters = { placed: placed.length, unplaced: unplacedIds.length, unplacedFirst: [], extent, clusters: [], points: [] };
+  if (!scan) return answer;
   const stateOf = (id: number): BoardState => scan.states.get(id)!;
 
   const first = unplacedIds.slice(0, UNPLACED_FIRST);
-  const unplacedFirst = first.length
-    ? (await carrierSelect(k).clearSelect().select(['c.id', 'c.name', 's.label as sceneLabel']).where(sql<boolean>`c.id = any(${first}::int[])`).orderBy('c.id').execute()).map((r) => ({ ...r, state: stateOf(r.id) }))
-    : [];
-  const answer: MapClusters = { placed: placed.length, unplaced: unplacedIds.length, unplacedFirst, extent, clusters: [], points: [] };
-  if (f.west === undefined || f.south === undefined || f.east === undefined || f.north === undefined || f.zoom === undefined) return answer;
+  if (first.length)
+    answer.unplacedFirst = (await carrierSelect(k).clearSelect().select(['c.id', 'c.name', 's.label as sceneLabel']).where(sql<boolean>`c.id = any(${first}::int[])`).orderBy('c.id').execute()).map((r) => ({
+      ...r,
+      state: stateOf(r.id),
+    }));
+  if (!box) return answer;
 
-  const box = { west: f.west, south: f.south, east: f.east, north: f.north };
   const inView = placed.filter((p) => p.lng >= box.west && p.lng <= box.east && p.lat >= box.south && p.lat <= box.north);
-  const groups = inView.length <= POINTS_MAX ? inView.map((p) => [p]) : binCells(inView, box, f.zoom);
+  const groups = inView.length <= POINTS_MAX ? inView.map((p) => [p]) : binCells(inView, box, f.zoom!);
   const alone = groups.filter((g) => g.length === 1).map((g) => g[0]);
   answer.clusters = groups.filter((g) => g.length > 1).map((items): MapCluster => {
     const states = { normal: 0, abnormal: 0, offline: 0, stopped: 0 };
