@@ -111,6 +111,20 @@ export const deviceUsage = (s: { carrierId: number | null; lastTs: number | null
 export const MONITOR_FILTERS = ['all', 'abnormal', 'offline', 'normal'] as const;
 export type MonitorFilter = (typeof MONITOR_FILTERS)[number];
 
+/**
+ * The monitoring-point table's filters and sorts (/databoard/monitoringPoint, docs/scaling.md "The
+ * board at 100,000 points"): the state filter is the exact state (home's tiles lead to it), the
+ * sorts are done on the server; `state` puts the carriers needing a look first (abnormal, offline,
+ * normal, stopped), `temp`/`hum`/`ts` sort by the carrier's value by its sample mode and its time,
+ * carriers without one last whatever the order. Without a sort: board order (id).
+ */
+export const TABLE_FILTERS = ['all', ...BOARD_STATES] as const;
+export type TableFilter = (typeof TABLE_FILTERS)[number];
+export const TABLE_SORTS = ['name', 'state', 'temp', 'hum', 'ts'] as const;
+export type TableSort = (typeof TABLE_SORTS)[number];
+/** The order of `state` as the table and home's widgets sort it: who needs a look first. */
+export const ATTENTION_ORDER: Record<BoardState, number> = { abnormal: 0, offline: 1, normal: 2, stopped: 3 };
+
 /** Carriers of one group (a type, a scene) counted by state. */
 export type StateCounts = Record<BoardState, number> & { total: number };
 export interface GroupCounts<K> extends StateCounts {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { carrierDevices, carrierRow, carrierState, carrierType, liveSensor } from './carrier.js';
-import { id, pageOf, route } from './route.js';
+import { id, pageOf, pageQuery, route } from './route.js';
 import { paging } from '../rules.js';
-import { MONITOR_FILTERS } from '../board.js';
+import { MONITOR_FILTERS, TABLE_FILTERS, TABLE_SORTS } from '../board.js';
 
 /** The live board of the databoard (spec §2): the device monitor and a monitoring point's detail. */
 
@@ -18,6 +18,10 @@ const boardFilters = {
   search: z.string().trim().max(50).optional(),
   state: z.enum(MONITOR_FILTERS, { error: 'errors.rule.monitorFilter' }).default('all'),
 };
+
+/** The monitoring-point table's filters: the board's, with the exact state (stopped included). */
+const tableFilters = { ...boardFilters, state: z.enum(TABLE_FILTERS, { error: 'errors.rule.monitorFilter' }).default('all') };
+export const monitorTableQuery = pageQuery(tableFilters, TABLE_SORTS);
 
 /** The board's summary over every carrier of its filters (not only the page shown). */
 export const monitorCounts = z.object({
@@ -43,6 +47,18 @@ export const monitorSummary = z.object({
   /** Carriers whose alarm is on but would reach nobody, and the first three of their names. */
   reachNobody: z.number().int(),
   reachNobodyNames: z.array(z.string()),
+  /**
+   * Home's alarm mode widget: carriers by their alarm switch as the board draws it (spec §2: no
+   * trigger set is grey whatever the switch; paused apart) and, of those whose alarm is on, how
+   * many use each channel.
+   */
+  alarms: z.object({
+    on: z.number().int(),
+    off: z.number().int(),
+    noTrigger: z.number().int(),
+    paused: z.number().int(),
+    byChannel: z.object({ email: z.number().int(), sms: z.number().int(), voice: z.number().int() }),
+  }),
 });
 export type MonitorSummary = z.infer<typeof monitorSummary>;
 
@@ -89,6 +105,14 @@ export const dmApi = {
     tag: 'dm',
     summary: 'One page of the device monitor board (spec paging, board order), filtered and searched on the server, each carrier with its live sensors',
     query: z.object({ ...paging, ...boardFilters }),
+    result: pageOf(monitorCarrier),
+  }),
+  monitorTable: route({
+    method: 'GET',
+    path: '/service/dm/monitorTable',
+    tag: 'dm',
+    summary: 'One page of the monitoring-point table (spec paging): filtered by the exact state, searched and sorted (by name, state, live value or its time) on the server',
+    query: monitorTableQuery,
     result: pageOf(monitorCarrier),
   }),
   monitorCounts: route({

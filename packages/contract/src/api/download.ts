@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deviceNo } from '../rules.js';
 import { HISTORY_MAX_SPAN_DAYS } from '../schemas.js';
 import { deletedResult, id, idQuery, idsQuery, ms, pageOf, pageQuery, route } from './route.js';
+import { monitorTableQuery } from './dm.js';
 
 /*
  * The download centre (spec §2 /count/exportTask and /download, §3 "Download record", §4
@@ -16,7 +17,7 @@ export type DownloadStatus = (typeof DOWNLOAD_STATUSES)[number];
 export const DOWNLOAD_KINDS = ['export', 'report'] as const;
 export type DownloadKind = (typeof DOWNLOAD_KINDS)[number];
 /** What an export holds (its record's `source`); a report's source is the report module's. */
-export const EXPORT_SOURCES = ['history', 'detailData', 'exceptions', 'statistic', 'verifyTask'] as const;
+export const EXPORT_SOURCES = ['history', 'detailData', 'exceptions', 'statistic', 'verifyTask', 'monitorPoints'] as const;
 export type ExportSource = (typeof EXPORT_SOURCES)[number];
 export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -137,6 +138,9 @@ export const exportStatisticBody = z
 /** A verification task's results: its figures and every point's readings summary. */
 export const exportVerifyBody = z.object({ id, format });
 
+/** The monitoring-point table's whole filtered view in its order (/databoard/monitoringPoint): its filters and sort, not its page. */
+export const exportMonitorPointsBody = monitorTableQuery.omit({ iDisplayStart: true, iDisplayLength: true }).extend({ format });
+
 const tag = 'download';
 export const downloadApi = {
   page: route({
@@ -214,6 +218,14 @@ export const exportApi = {
     tag: 'exportTask',
     summary: 'Export the statistics of carriers over a span (xlsx or CSV)',
     body: exportStatisticBody,
+    result: exportCreated,
+  }),
+  monitorPoints: route({
+    method: 'POST',
+    path: '/service/exportTask/monitorPoints',
+    tag: 'exportTask',
+    summary: "Export the monitoring-point table's whole filtered view, in its order, with each carrier's live value and state (xlsx or CSV)",
+    body: exportMonitorPointsBody,
     result: exportCreated,
   }),
   verifyTask: route({

@@ -6,6 +6,7 @@ export const dmRefs: RefsOf<typeof dmApi> = {
   mpDetail: { method: 'GET', path: '/service/dm/mpDetail' },
   monitorList: { method: 'GET', path: '/service/dm/monitorList' },
   monitorPage: { method: 'GET', path: '/service/dm/monitorPage' },
+  monitorTable: { method: 'GET', path: '/service/dm/monitorTable' },
   monitorCounts: { method: 'GET', path: '/service/dm/monitorCounts' },
   monitorSummary: { method: 'GET', path: '/service/dm/monitorSummary' },
   monitorOverview: { method: 'GET', path: '/service/dm/monitorOverview' },

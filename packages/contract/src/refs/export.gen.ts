@@ -7,5 +7,6 @@ export const exportRefs: RefsOf<typeof exportApi> = {
   detailData: { method: 'POST', path: '/service/exportTask/detailData', body: true },
   exceptions: { method: 'POST', path: '/service/exportTask/exceptions', body: true },
   statistic: { method: 'POST', path: '/service/exportTask/statistic', body: true },
+  monitorPoints: { method: 'POST', path: '/service/exportTask/monitorPoints', body: true },
   verifyTask: { method: 'POST', path: '/service/exportTask/verifyTask', body: true },
 };

@@ -6,6 +6,7 @@ import { carrierExport, writeCarrierRows } from '../../modules/detaildata/detail
 import { exportExceptions } from './exceptions.js';
 import { exportStatistics } from './statistic.js';
 import { exportVerifyTask } from './verifyTask.js';
+import { exportMonitorPoints } from './monitorPoints.js';
 import { aboutSheet, col, customerOf, dataScope, READ_PAGE, READ_WINDOW_MS, type ExportContext, type Producer } from './context.js';
 
 export type { ExportContext, Producer } from './context.js';
@@ -89,4 +90,5 @@ export const PRODUCERS: Record<string, Producer> = {
   exceptions: exportExceptions,
   statistic: exportStatistics,
   verifyTask: exportVerifyTask,
+  monitorPoints: exportMonitorPoints,
 };

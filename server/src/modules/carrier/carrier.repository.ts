@@ -13,6 +13,9 @@ import { sceneLimit } from '../../platform/db/sceneLimit.js';
 
 type From = DB & { c: DB['carrier']; s: DB['scene']; cu: DB['customer']; t: DB['alarm_trigger'] };
 
+/** Spec §2 grey switch icon: a trigger bound and a zone set (home's alarm mode widget counts by it too). */
+export const hasTrigger = sql<boolean>`(c.temp_min IS NOT NULL OR c.hum_min IS NOT NULL)`;
+
 /** The carrier columns every carrier answer starts from (list, detail, board). */
 export function carrierSelect(k: Kysely<DB>) {
   return k
@@ -36,8 +39,7 @@ export function carrierSelect(k: Kysely<DB>) {
       'c.trigger_id as triggerId',
       't.name as triggerName',
       sql<NoticeChannel[]>`coalesce(t.channels, ARRAY['email'])`.as('channels'),
-      // Spec §2 grey switch icon: a trigger bound and a zone set.
-      sql<boolean>`(c.temp_min IS NOT NULL OR c.hum_min IS NOT NULL)`.as('hasTrigger'),
+      hasTrigger.as('hasTrigger'),
       msOrNull('c.paused_until').as('pausedUntil'),
       'c.pause_reason as pauseReason',
       'c.scene_id as sceneId',

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { boardState, rangeState, sensorOnline, type BoardCarrierLike, type BoardSensorLike, type BoardState, type MonitorCounts, type MonitorFilter, type MonitorSummary, type SampleMode } from '@coldwatch/contract';
+import { boardState, climateOf, rangeState, sensorOnline, type BoardCarrierLike, type BoardSensorLike, type BoardState, type Climate, type MonitorCounts, type MonitorFilter, type MonitorSummary, type SampleMode } from '@coldwatch/contract';
 import type { DB } from '../../platform/db/schema.gen.js';
 import { contains, msOrNull } from '../../platform/db/query.js';
 import type { Scope } from '../../platform/auth/scope.js';
@@ -50,14 +50,16 @@ export interface BoardScan {
   /** The carriers passing every filter, state included, in board order (id). */
   ids: number[];
   counts: MonitorCounts;
-  /** Over the carriers of the filters but the state; its reachNobody is the caller's to fill (it needs the recipients). */
-  summary: MonitorSummary;
+  /** Over the carriers of the filters but the state; its reachNobody is the caller's to fill (it needs the recipients), its alarms are counted in SQL (alarmModes.ts). */
+  summary: Omit<MonitorSummary, 'alarms'>;
   /** The carriers whose alarm is on (for reachNobody). */
   alarmOn: number[];
   /** Each carrier's state, the state filter aside. */
   states: Map<number, BoardState>;
   /** Sensors not reporting on the carriers of the filters but the state: how many, and the first OFFLINE_FIRST in board order. */
   offline: { total: number; first: { sensorId: number; carrierId: number }[] };
+  /** A carrier's value by its sample mode and its time, from the scan's rows (the table's sort by live values); made when asked. */
+  climate: (id: number) => Climate | undefined;
 }
 
 const OFFLINE_FIRST = 10;
@@ -104,10 +106,11 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
 
   const counts: MonitorCounts = { carriers: 0, sensors: 0, online: 0, offline: 0, alarm: 0, filters: { all: 0, abnormal: 0, offline: 0, normal: 0 } };
   const out: number[] = [];
-  const summary: MonitorSummary = { total: carriers.length, byState: { normal: 0, abnormal: 0, offline: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0, reachNobody: 0, reachNobodyNames: [] };
+  const summary: BoardScan['summary'] = { total: carriers.length, byState: { normal: 0, abnormal: 0, offline: 0, stopped: 0 }, byStatus: {}, boundSensors: 0, alarmOff: 0, reachNobody: 0, reachNobodyNames: [] };
   const alarmOn: number[] = [];
   const states = new Map<number, BoardState>();
   const offline: BoardScan['offline'] = { total: 0, first: [] };
+  const byId = new Map<number, ScanCarrier>();
   const outOfZone = (v: number | null, min: number | null, max: number | null) => {
     const st = rangeState(v, min, max);
     return st === 'high' || st === 'low';
@@ -118,6 +121,7 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
     for (const filter of ['all', 'abnormal', 'offline', 'normal'] as const) if (passes(filter, state, list)) counts.filters[filter] += 1;
     summary.byState[state] += 1;
     states.set(c.id, state);
+    byId.set(c.id, c);
     // In board order: by carrier, then by sensor (the list above is in no order); nothing allocated for a carrier all online.
     if (list.some((x) => !sensorOnline(x)))
       for (const s of list.filter((x) => !sensorOnline(x)).sort((a, b) => a.id - b.id)) {
@@ -139,7 +143,11 @@ export async function scanBoard(k: Kysely<DB>, scope: Scope, f: BoardFilters): P
     }
   }
   counts.offline = counts.sensors - counts.online;
-  return { ids: out, counts, summary, alarmOn, states, offline };
+  const climate = (id: number) => {
+    const c = byId.get(id);
+    return c && climateOf({ ...c, sensors: sensors.get(id) ?? [] });
+  };
+  return { ids: out, counts, summary, alarmOn, states, offline, climate };
 }
 
 /**

@@ -11,6 +11,7 @@ import { rangeState } from '../shared/records.js';
 import { sceneLimit } from '../../platform/db/sceneLimit.js';
 import { boardWhere, sharedScans, type BoardFilters } from './board.js';
 import { unreachable } from '../../alarm/recipients.js';
+import { alarmModes } from './alarmModes.js';
 
 type Raw = Omit<LiveSensor, 'tempState' | 'humState' | 'inRange'>;
 
@@ -138,8 +139,12 @@ export async function monitorPage(q: Queryable, scope: Scope, f: BoardFilters & 
     total = scan.ids.length;
     ids = scan.ids.slice(f.iDisplayStart, f.iDisplayStart + f.iDisplayLength);
   }
-  const rows = ids.length ? await withLive(q, k, await monitorSelect(k).where(sql<boolean>`c.id = any(${ids}::int[])`).orderBy('c.id').execute()) : [];
-  return { total, rows, iDisplayStart: f.iDisplayStart, iDisplayLength: f.iDisplayLength };
+  return { total, rows: await monitorRows(q, k, ids), iDisplayStart: f.iDisplayStart, iDisplayLength: f.iDisplayLength };
+}
+
+/** These carriers (ids the caller's scoped reads found) as the board shows them, in board order. */
+export async function monitorRows(q: Queryable, k: Kysely<DB>, ids: number[]): Promise<MonitorCarrier[]> {
+  return ids.length ? withLive(q, k, await monitorSelect(k).where(sql<boolean>`c.id = any(${ids}::int[])`).orderBy('c.id').execute()) : [];
 }
 
 /** The carriers of the scope summed up (home), with those whose alarm would reach nobody and the first three of their names. */
@@ -148,7 +153,7 @@ export async function monitorSummary(q: Queryable, scope: Scope, f: Pick<BoardFi
   const scan = await scans(k, scope, { ...f, state: 'all' });
   const nobody = [...(await unreachable(q, scan.alarmOn))].sort((x, y) => x - y);
   const names = nobody.length ? await k.selectFrom('carrier').select('name').where(sql<boolean>`id = any(${nobody.slice(0, 3)}::int[])`).orderBy('id').execute() : [];
-  return { ...scan.summary, reachNobody: nobody.length, reachNobodyNames: names.map((r) => r.name) };
+  return { ...scan.summary, reachNobody: nobody.length, reachNobodyNames: names.map((r) => r.name), alarms: await alarmModes(k, scope, f) };
 }
 
 /**

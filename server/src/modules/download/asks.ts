@@ -5,6 +5,7 @@ import { localTime } from '../backup/sceneExport.js';
 import { carrierSubjects } from '../detaildata/subjects.js';
 import { detail as verifyTask } from '../verifytask/verifytask.repository.js';
 import type { ExportAsk } from './exports.js';
+import type { TableQuery } from '../dm/table.js';
 
 /*
  * The subjects of the exports of lists (exceptions, statistics, a verification task), found in
@@ -43,4 +44,11 @@ export async function askStatistic(deps: AppDeps, req: FastifyRequest, b: { carr
 export async function askVerifyTask(deps: AppDeps, req: FastifyRequest, b: { id: number; format: 'xlsx' | 'csv' }): Promise<ExportAsk> {
   const t = await verifyTask(deps.db, req.scope!, b.id);
   return { source: 'verifyTask', format: b.format, baseName: `verification-${t.id}`, criteria: { id: t.id, subject: t.name } };
+}
+
+/** The monitoring-point table's whole filtered view: its filters and sort as the table asked, named by the day and minute it was asked. */
+export async function askMonitorPoints(deps: AppDeps, req: FastifyRequest, b: TableQuery & { format: 'xlsx' | 'csv' }): Promise<ExportAsk> {
+  const { format, ...view } = b;
+  const at = localTime(Date.now(), await callerTz(deps, req));
+  return { source: 'monitorPoints', format, baseName: `monitoring-points-${at.slice(0, 16).replace(/[-:]/g, '').replace(' ', '-')}`, criteria: { ...view, subject: view.search ?? '' } };
 }

@@ -12,7 +12,7 @@ import { localTime } from '../backup/sceneExport.js';
 import { detail, fileOf, generating, byKeys, page, remove } from './download.repository.js';
 import { chunkTotals, readChunks } from './download.store.js';
 import { askExport, type ExportAsk } from './exports.js';
-import { askExceptions, askStatistic, askVerifyTask } from './asks.js';
+import { askExceptions, askMonitorPoints, askStatistic, askVerifyTask } from './asks.js';
 
 /*
  * Spec §7 download/record/* and share/exportHistory, §2 /count/exportTask and /download
@@ -37,6 +37,7 @@ export const SOURCE_FUNC: Record<ExportSource, string> = {
   exceptions: 'viewEx',
   statistic: 'viewStatistic',
   verifyTask: 'viewVerifyTask',
+  monitorPoints: 'viewMonitorPointRealTime',
 };
 
 /** A history or detail-data export: its subject in the caller's scope, its rows estimated, its file named. */
@@ -123,6 +124,8 @@ export const downloadRoutes: Module = (app, deps) => {
         return askStatistic(d, req, body).then((a: ExportAsk) => askExport(d, req, a));
       case 'verifyTask':
         return askVerifyTask(d, req, body).then((a: ExportAsk) => askExport(d, req, a));
+      case 'monitorPoints':
+        return askMonitorPoints(d, req, body).then((a: ExportAsk) => askExport(d, req, a));
     }
   };
 
@@ -131,4 +134,5 @@ export const downloadRoutes: Module = (app, deps) => {
   serve(app, exportApi.exceptions, { funcs: ['viewEx', 'viewExportTask'] }, async (req) => ask(deps, req, 'exceptions', req.body as never));
   serve(app, exportApi.statistic, { funcs: ['viewStatistic', 'viewExportTask'] }, async (req) => ask(deps, req, 'statistic', req.body as never));
   serve(app, exportApi.verifyTask, { funcs: ['viewVerifyTask', 'viewExportTask'] }, async (req) => ask(deps, req, 'verifyTask', req.body as never));
+  serve(app, exportApi.monitorPoints, { funcs: ['viewMonitorPointRealTime', 'viewExportTask'] }, async (req) => ask(deps, req, 'monitorPoints', req.body as never));
 };
