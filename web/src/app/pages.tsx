@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { preloadable, type Preloadable } from './preloadable';
-import { dmRefs, type Callable, type RouteDef } from '@coldwatch/contract';
+import { DEFAULT_PAGE_SIZE, dmMapRefs, dmRefs, type Callable, type RouteDef } from '@coldwatch/contract';
 import { BOARD_PAGE_SIZE } from '../features/databoard/firstScreen';
 
 /** A page's chunk, loaded when it is first shown or ahead of it (preload.ts). */
@@ -27,10 +27,12 @@ export interface PageDef {
   prefetch?: readonly { def: Callable<RouteDef>; input: unknown }[];
 }
 
-/** The monitoring views open on every carrier of the caller's scope (useMonitorCarriers without a filter). */
-const MONITOR_LIST = [{ def: dmRefs.monitorList, input: { query: {} } }] as const;
+/** The monitoring-point table opens on its first page in board order (useMonitorTable without a filter or sort: tableQuery.ts). */
+const MONITOR_TABLE = [{ def: dmRefs.monitorTable, input: { query: { iDisplayStart: 0, iDisplayLength: DEFAULT_PAGE_SIZE } } }] as const;
 /** The overview opens on its sums (useCall of monitorOverview, no input). */
 const MONITOR_OVERVIEW = [{ def: dmRefs.monitorOverview, input: undefined }] as const;
+/** The map opens on its extent (useMapClusters without a filter or a viewport yet); its cells follow once it is placed. */
+const MONITOR_MAP = [{ def: dmMapRefs.mapClusters, input: { query: {} } }] as const;
 /** The device monitor opens on its first page of cards (useMonitorPage without a filter); the counts follow it. */
 const MONITOR_BOARD = [{ def: dmRefs.monitorPage, input: { query: { iDisplayStart: 0, iDisplayLength: BOARD_PAGE_SIZE } } }] as const;
 
@@ -62,7 +64,7 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.monitoringPoint',
     menuCode: 'monitoringPoint',
     funcs: ['viewMonitorPointRealTime'],
-    prefetch: MONITOR_LIST,
+    prefetch: MONITOR_TABLE,
     Component: page(() => import('../features/databoard/MonitoringPointPage')),
   },
   {
@@ -70,7 +72,7 @@ export const PAGES: PageDef[] = [
     titleKey: 'shell:page.monitorMap',
     menuCode: 'Map',
     funcs: ['viewMonitorPointRealTime'],
-    prefetch: MONITOR_LIST,
+    prefetch: MONITOR_MAP,
     Component: page(() => import('../features/databoard/MonitorMapPage')),
   },
   {

@@ -1,5 +1,5 @@
 /**
- * Pure state of the live board: the carriers of GET /service/dm/monitorList and the merge
+ * Pure state of the live board: the carriers of a page (GET /service/dm/monitorPage, monitorTable) and the merge
  * of the live stream's events into them. No React here, so it is tested on its own.
  */
 import { boardState, DEVICE_STATUS, isDataCategory, sensorOnline, type BoardState, type DeviceStatusEvent, type ExceptionEvent, type LiveEvent, type LiveReading, type LiveSensor, type MonitorCarrier as ContractMonitorCarrier } from '@coldwatch/contract';

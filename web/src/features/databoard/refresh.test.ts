@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refreshDownS, REFRESH_DOWN_S } from './useMonitorCarriers';
+import { refreshDownS, REFRESH_DOWN_S } from './useLiveRows';
 
 describe('monitoring auto-refresh (spec §3)', () => {
   it('follows the parameter, and its default while it is missing or not a number', () => {

@@ -6,13 +6,11 @@
  * into the page as the whole list's was (monitorState.ts); an exception reads the page and the
  * counts again (its carrier's state may change page), and both are read again periodically.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
-import { dmRefs, paramRefs, type LiveEvent, type MonitorFilter } from '@coldwatch/contract';
+import { dmRefs, type MonitorFilter } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
-import { useLiveStream, type StreamState } from './useLiveStream';
-import { applyEvents, mergeFresh, type MonitorCarrier } from './monitorState';
-import { refreshDownS } from './useMonitorCarriers';
+import { useLiveRows, useRefreshEvery } from './useLiveRows';
 
 /**
  * While the stream is up: the page rarely (the stream keeps it), the counts once a minute (the
@@ -33,11 +31,7 @@ export interface BoardQuery {
 }
 
 export function useMonitorPage(q: BoardQuery) {
-  const [carriers, setCarriers] = useState<MonitorCarrier[]>([]);
-  const streamRef = useRef<StreamState>('connecting');
-  const params = useCall(paramRefs.list, undefined, { staleTime: 300_000 });
-  const downS = refreshDownS(params.data?.monitor_refresh_seconds);
-  const every = (upS: number) => () => (streamRef.current === 'connected' ? upS : downS) * 1000;
+  const { streamRef, downS, every } = useRefreshEvery();
   // 'all' and an empty search are left out: the query is then exactly the boot's preload (app/pages.tsx).
   const filters = { sceneId: q.sceneId, customerId: q.customerId, type: q.type, search: q.search || undefined, state: q.state === 'all' ? undefined : q.state };
   const page = useCall(
@@ -57,22 +51,8 @@ export function useMonitorPage(q: BoardQuery) {
     void page.refetch();
     void counts.refetch();
   };
-  const onEvents = useCallback((events: LiveEvent[]) => {
-    setCarriers((cur) => applyEvents(cur, events));
-    if (events.some((e) => e.type === 'exception')) refetch.current();
-  }, []);
-  const watch = useMemo(() => carriers.flatMap((c) => c.sensors.map((s) => s.id)), [carriers]);
-  // The ids only, by content: a new value on a card does not open the stream again.
-  const watchKey = watch.join(',');
-  const watched = useMemo(() => (watchKey ? watchKey.split(',').map(Number) : []), [watchKey]);
-  const streamState = useLiveStream(onEvents, { onOpen: () => void page.refetch(), watch: watched });
+  const { carriers, streamState } = useLiveRows(page.data?.rows, { exception: () => refetch.current(), open: () => void page.refetch() });
   streamRef.current = streamState;
-
-  useEffect(() => {
-    const rows = page.data?.rows;
-    if (rows === undefined) return;
-    setCarriers((cur) => mergeFresh(rows, cur));
-  }, [page.data]);
 
   return { carriers, page, counts, total: page.data?.total, streamState, refreshS: downS, refetch: () => refetch.current() };
 }

@@ -1,23 +1,23 @@
 /**
  * Home widget "dashboard instance" (spec §2): a gauge per monitoring point, the temperature of
  * the carriers that most need a look (abnormal, then offline, then the rest), the dial's band
- * its zone, live with the monitor list. Each gauge opens the carrier.
+ * its zone: the table's first rows sorted by state on the server (not the whole list), live for
+ * their sensors. Each gauge opens the carrier.
  */
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { Col, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { BOARD_STATE_COLORS, climateOf, RANGE_COLORS, type BoardState } from '@coldwatch/contract';
+import { BOARD_STATE_COLORS, climateOf, RANGE_COLORS } from '@coldwatch/contract';
 import { fmtValue } from '../../lib/format';
 import { carrierState } from '../databoard/monitorState';
-import { useMonitorCarriers } from '../databoard/useMonitorCarriers';
+import { useMonitorTable } from '../databoard/useMonitorTable';
 import { HomeChart } from './HomeChart';
 import { asHomeOption } from './moreCharts';
 import { MonitorWidgetCard } from './WidgetCard';
 import { gaugeScale } from './dashboardLogic';
 
 const SHOWN = 4;
-const ORDER: Record<BoardState, number> = { abnormal: 0, offline: 1, normal: 2, stopped: 3 };
 
 function Gauge({ value, min, max, color }: { value: number | null; min: number | null; max: number | null; color: string }) {
   const option = useMemo(() => {
@@ -49,16 +49,9 @@ function Gauge({ value, min, max, color }: { value: number | null; min: number |
 
 export default function DashboardWidget() {
   const { t } = useTranslation('home');
-  const { carriers, list: q } = useMonitorCarriers();
-  const shown = useMemo(
-    () =>
-      carriers
-        .map((c) => ({ c, state: carrierState(c), climate: climateOf(c) }))
-        .filter((x) => x.state !== 'stopped')
-        .sort((x, y) => ORDER[x.state] - ORDER[y.state] || x.c.name.localeCompare(y.c.name))
-        .slice(0, SHOWN),
-    [carriers],
-  );
+  // Stopped carriers sort last: the first SHOWN by state hold every gauge there is to show.
+  const { carriers, page: q } = useMonitorTable({ state: 'all', sort: 'state', iDisplayStart: 0, iDisplayLength: SHOWN });
+  const shown = useMemo(() => carriers.map((c) => ({ c, state: carrierState(c), climate: climateOf(c) })).filter((x) => x.state !== 'stopped'), [carriers]);
   return (
     <MonitorWidgetCard title={t('widget.dashboard')} to="/databoard/deviceMonitor" testId="widget-dashboard" list={q} empty={shown.length === 0}>
       <Row gutter={[8, 8]}>

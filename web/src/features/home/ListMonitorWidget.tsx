@@ -1,35 +1,28 @@
 /**
  * Home widget "list monitoring" (spec §2): the carriers with their current temperature and
- * humidity, the abnormal first, live with the monitor list; each opens its detail page.
+ * humidity, the abnormal first: the table's first rows sorted by state on the server (not the
+ * whole list), live for their sensors; each opens its detail page.
  */
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { BOARD_STATE_COLORS, climateOf, RANGE_COLORS, type BoardState } from '@coldwatch/contract';
+import { BOARD_STATE_COLORS, climateOf, RANGE_COLORS } from '@coldwatch/contract';
 import { useAuth } from '../../app/auth';
 import { fmtValue, formatInZone } from '../../lib/format';
 import { carrierState } from '../databoard/monitorState';
-import { useMonitorCarriers } from '../databoard/useMonitorCarriers';
+import { useMonitorTable } from '../databoard/useMonitorTable';
 import { MonitorWidgetCard } from './WidgetCard';
 
 const SHOWN = 8;
-/** Who needs a look first: abnormal, offline, normal, stopped. */
-const ORDER: Record<BoardState, number> = { abnormal: 0, offline: 1, normal: 2, stopped: 3 };
 const colorOf = (state: string) => (state === 'high' ? RANGE_COLORS.high : state === 'low' ? RANGE_COLORS.low : undefined);
 
 export default function ListMonitorWidget() {
   const { t } = useTranslation('home');
   const { user } = useAuth();
-  const { carriers, list: q } = useMonitorCarriers();
-  const rows = useMemo(
-    () =>
-      carriers
-        .map((c) => ({ c, state: carrierState(c), climate: climateOf(c) }))
-        .sort((x, y) => ORDER[x.state] - ORDER[y.state] || x.c.name.localeCompare(y.c.name))
-        .slice(0, SHOWN),
-    [carriers],
-  );
+  // Who needs a look first (abnormal, offline, normal, stopped), then by name.
+  const { carriers, page: q, total } = useMonitorTable({ state: 'all', sort: 'state', iDisplayStart: 0, iDisplayLength: SHOWN });
+  const rows = useMemo(() => carriers.map((c) => ({ c, state: carrierState(c), climate: climateOf(c) })), [carriers]);
   return (
     <MonitorWidgetCard title={t('widget.listMonitor')} to="/databoard/monitoringPoint" testId="widget-list-monitor" list={q} empty={carriers.length === 0}>
       <Table
@@ -46,7 +39,7 @@ export default function ListMonitorWidget() {
           { title: t('list.time'), key: 'ts', render: (_, r) => (r.climate.ts ? formatInZone(r.climate.ts, user?.timeZone, 'MM-DD HH:mm') : '--') },
         ]}
       />
-      {carriers.length > SHOWN && <div className="cw-widget-more">{t('list.more', { count: carriers.length - SHOWN })}</div>}
+      {total > SHOWN && <div className="cw-widget-more">{t('list.more', { count: total - SHOWN })}</div>}
     </MonitorWidgetCard>
   );
 }

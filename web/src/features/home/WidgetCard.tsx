@@ -43,7 +43,7 @@ export function WidgetCard(props: {
   );
 }
 
-/** A widget over the monitor list (useMonitorCarriers): its states from the list's query, a link to the page with all. */
+/** A widget over monitoring rows or sums (useMonitorTable, useCarrierSummary): its states from its query, a link to the page with all. */
 export function MonitorWidgetCard(props: { title: ReactNode; to: string; testId: string; list: { isPending: boolean; error: unknown; refetch: () => unknown }; empty: boolean; children: ReactNode }) {
   const { t } = useTranslation('home');
   const { list: q } = props;
