@@ -55,13 +55,16 @@ export async function connectInspector(port: number): Promise<Inspector> {
   };
 }
 
-/** The console's heap (v8.getHeapStatistics, in MB): used, reserved and the limit V8 grows it to. */
-export async function heapFigures(insp: Inspector): Promise<{ used: number; total: number; limit: number }> {
+/**
+ * The console's heap (v8.getHeapStatistics, in MB): used, reserved and the limit V8 grows it to;
+ * and the memory of its buffers outside the heap (process.memoryUsage().external).
+ */
+export async function heapFigures(insp: Inspector): Promise<{ used: number; total: number; limit: number; external: number }> {
   // `require` is the inspector's command-line API in the console's main context.
-  const expression = `(() => { const h = require('node:v8').getHeapStatistics(); return JSON.stringify([h.used_heap_size, h.total_heap_size, h.heap_size_limit]); })()`;
+  const expression = `(() => { const h = require('node:v8').getHeapStatistics(); return JSON.stringify([h.used_heap_size, h.total_heap_size, h.heap_size_limit, process.memoryUsage().external]); })()`;
   const { result } = await insp.send<{ result: { value?: string } }>('Runtime.evaluate', { expression, includeCommandLineAPI: true });
-  const [used, total, limit] = (JSON.parse(result.value ?? '[0,0,0]') as number[]).map((b) => b / 2 ** 20);
-  return { used, total, limit };
+  const [used, total, limit, external] = (JSON.parse(result.value ?? '[0,0,0,0]') as number[]).map((b) => b / 2 ** 20);
+  return { used, total, limit, external };
 }
 
 /** Starts counting every allocation (a sample every 32 KB), collected or not. */

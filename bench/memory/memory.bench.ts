@@ -122,7 +122,7 @@ while (Date.now() < until) {
   const s = Math.round((MINUTES * 60_000 - (until - Date.now())) / 1000);
   const heap = insp ? await heapFigures(insp) : undefined;
   if (heap) heaps.push(heap.used);
-  const heapText = heap ? `, heap ${heap.used.toFixed(0)} of ${heap.total.toFixed(0)} MB (limit ${heap.limit.toFixed(0)})` : '';
+  const heapText = heap ? `, heap ${heap.used.toFixed(0)} of ${heap.total.toFixed(0)} MB (limit ${heap.limit.toFixed(0)}), buffers ${heap.external.toFixed(0)} MB` : '';
   console.log(`${s} s: rss ${samples.at(-1)!.toFixed(0)} MB${heapText}, readings published ${sim.stats.readings.toLocaleString('en-US')}`);
   if (insp && profiling === 'before' && s >= 60) {
     await startAllocations(insp);
@@ -144,7 +144,10 @@ const metrics = await fetch(`http://127.0.0.1:${http}/metrics`).then((r) => r.te
 for (const m of metrics.matchAll(/^coldwatch_http_request_seconds_count\{([^}]*route="\/service\/dm\/[^}]*)\} (\d+)/gm)) console.log(`requests ${m[1]}: ${m[2]}`);
 await browser?.close();
 child.kill('SIGTERM');
+// A console whose inspector was open may wait at exit for the debugger to go: not past the drain's 20 s.
+const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
 await new Promise((r) => child.once('exit', r));
+clearTimeout(killer);
 const [{ n: stored }] = cust
   ? await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE customer_id = $1', [cust.id])
   : await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reading WHERE received_at >= $1', [since]);
