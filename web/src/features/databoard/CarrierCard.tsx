@@ -1,5 +1,4 @@
 import { memo } from 'react';
-import { Card, Tag } from 'antd';
 import { WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { BOARD_STATE_COLORS, climateOf, isDataCategory } from '@coldwatch/contract';
@@ -9,7 +8,20 @@ import { fmtValue, fmtZone, formatInZone, rangeState, RANGE_COLORS, type RangeSt
 
 /** The device states a sensor row shows beside its run status (offline is that status itself). */
 const DEVICE_STATES = ['gateway_blackout', 'low_battery'] as const;
-const DEVICE_STATE_COLORS: Record<(typeof DEVICE_STATES)[number], string> = { gateway_blackout: 'volcano', low_battery: 'gold' };
+const DEVICE_STATE_COLORS: Record<(typeof DEVICE_STATES)[number], Tone> = { gateway_blackout: 'volcano', low_battery: 'gold' };
+
+/**
+ * The card's tags are spans drawn by monitor.css in Ant Design's tag colours, and the card a div
+ * in its small card's look: a first screen holds some fifty cards and a hundred tags, and each
+ * Ant Design Card or Tag runs its style hooks on mount, in the one render task that puts the
+ * first cards on screen (docs/performance.md "Device monitor").
+ */
+type Tone = 'success' | 'default' | 'volcano' | 'gold' | 'error' | 'warning' | 'plain';
+const Tag = ({ tone, children, ...rest }: { tone: Tone; children: React.ReactNode } & React.HTMLAttributes<HTMLSpanElement> & { [data: `data-${string}`]: unknown }) => (
+  <span className={`cw-mon-tag tone-${tone}`} {...rest}>
+    {children}
+  </span>
+);
 
 interface Props {
   carrier: MonitorCarrier;
@@ -53,11 +65,11 @@ function SensorRow({ carrier, sensor, timeZone, onSensor }: { carrier: MonitorCa
         <span className="cw-mon-devno">{sensor.devNo}</span>
         {ongoing && <WarningFilled style={{ color: '#fa541c' }} title={t('ongoing')} aria-label={t('ongoing')} />}
         {deviceStates.map((c) => (
-          <Tag key={c} color={DEVICE_STATE_COLORS[c]} variant="filled" style={{ marginInlineEnd: 0 }} data-device-state={c} title={t(`deviceState.${c}.hint`)}>
+          <Tag key={c} tone={DEVICE_STATE_COLORS[c]} data-device-state={c} title={t(`deviceState.${c}.hint`)}>
             {t(`deviceState.${c}.label`)}
           </Tag>
         ))}
-        <Tag color={offline ? 'default' : 'success'} variant="filled" style={{ marginInlineEnd: 0, marginInlineStart: 'auto' }}>
+        <Tag tone={offline ? 'default' : 'success'} style={{ marginInlineStart: 'auto' }}>
           {t(`sensorStatus.${sensor.status}`, { defaultValue: String(sensor.status) })}
         </Tag>
       </div>
@@ -95,49 +107,42 @@ export const CarrierCard = memo(function CarrierCard({ carrier, timeZone, onSens
   const { t } = useTranslation('monitor');
   const state = carrierState(carrier);
   return (
-    <Card
-      size="small"
-      className={`cw-mon-card is-${state}`}
-      style={{ borderTop: `3px solid ${BOARD_STATE_COLORS[state]}` }}
-      styles={{ body: { padding: 8 } }}
-      title={
+    <div className={`cw-mon-card is-${state}`} style={{ borderTopColor: BOARD_STATE_COLORS[state] }}>
+      <div className="cw-mon-card-head">
         <span className="cw-mon-title">
           <span className="cw-mon-icon">{carrierIcon(carrier.type)}</span>
           <span className="cw-mon-name" title={carrier.name}>
             {carrier.name}
           </span>
         </span>
-      }
-      extra={
         <span className="cw-mon-extra">
           {carrier.openExceptions > 0 && (
-            <Tag color="error" icon={<WarningFilled />} style={{ marginInlineEnd: 6 }} title={t('openExceptions', { count: carrier.openExceptions })}>
-              {carrier.openExceptions}
+            <Tag tone="error" title={t('openExceptions', { count: carrier.openExceptions })}>
+              <WarningFilled /> {carrier.openExceptions}
             </Tag>
           )}
           {carrier.reachesNobody && (
             // An alarm that would reach nobody is a defect to fix before the night it matters (docs/alarms.md).
-            <Tag color="warning" style={{ marginInlineEnd: 6 }} title={t('reachesNobodyHint')} data-reaches-nobody>
+            <Tag tone="warning" title={t('reachesNobodyHint')} data-reaches-nobody>
               {t('reachesNobody')}
             </Tag>
           )}
           {t(`carrierType.${carrier.type}`, { defaultValue: '' })}
-          {carrier.status !== 1 && (
-            <Tag style={{ marginInlineStart: 6, marginInlineEnd: 0 }}>{t(`carrierStatus.${carrier.status}`, { defaultValue: String(carrier.status) })}</Tag>
-          )}
+          {carrier.status !== 1 && <Tag tone="plain">{t(`carrierStatus.${carrier.status}`, { defaultValue: String(carrier.status) })}</Tag>}
         </span>
-      }
-    >
-      {carrier.sensors.length > 1 && <CarrierValue carrier={carrier} />}
-      {carrier.sensors.length === 0 ? (
-        <div className="cw-mon-nosensor">{t('noSensors')}</div>
-      ) : (
-        <div className="cw-mon-sensors">
-          {carrier.sensors.map((s) => (
-            <SensorRow key={s.id} carrier={carrier} sensor={s} timeZone={timeZone} onSensor={onSensor} />
-          ))}
-        </div>
-      )}
-    </Card>
+      </div>
+      <div className="cw-mon-card-body">
+        {carrier.sensors.length > 1 && <CarrierValue carrier={carrier} />}
+        {carrier.sensors.length === 0 ? (
+          <div className="cw-mon-nosensor">{t('noSensors')}</div>
+        ) : (
+          <div className="cw-mon-sensors">
+            {carrier.sensors.map((s) => (
+              <SensorRow key={s.id} carrier={carrier} sensor={s} timeZone={timeZone} onSensor={onSensor} />
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
   );
 });
