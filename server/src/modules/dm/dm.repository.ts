@@ -116,7 +116,8 @@ async function withLive(q: Queryable, k: Kysely<DB>, rows: Awaited<ReturnType<Re
   });
 }
 
-const scans = sharedScans();
+/** The board's scans, shared by every reader of this process (the table's and home's too: one scan for concurrent equal asks). */
+export const scans = sharedScans();
 
 /**
  * One page of the board (docs/scaling.md "The board at 100,000 points"). Without a state

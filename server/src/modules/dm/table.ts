@@ -6,8 +6,8 @@ import { scoped } from '../../platform/db/scoped.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { pageBounds, type PageInput, type Paged } from '../../platform/db/query.js';
 import { carrierSelect } from '../carrier/carrier.repository.js';
-import { boardWhere, sharedScans, type BoardFilters, type BoardScan } from './board.js';
-import { monitorRows } from './dm.repository.js';
+import { boardWhere, type BoardFilters, type BoardScan } from './board.js';
+import { monitorRows, scans } from './dm.repository.js';
 
 /*
  * The monitoring-point table's order over every carrier of its filters (docs/scaling.md "The
@@ -37,7 +37,9 @@ const keyOf = (sort: Exclude<TableSort, 'name'>, scan: BoardScan, id: number): n
  * the filters hold. Without a sort the order is the board's (id); a sort's ties keep the name's order.
  */
 async function tableOrder(k: Kysely<DB>, scope: Scope, f: TableQuery, scan: Scan, page?: PageInput): Promise<{ ids: number[]; total: number }> {
-  const { state, sort, order = 'asc', ...filters } = f;
+  const { state, sort, order = 'asc' } = f;
+  // Named one by one (not the rest of f, which may hold the page): the scan is shared by equal filters (sharedScans).
+  const filters = { customerId: f.customerId, sceneId: f.sceneId, type: f.type, search: f.search };
   const where = await boardWhere(k, scope, filters);
   const byName = sort !== undefined;
   let ordered = carrierSelect(k).clearSelect().select('c.id').where(where);
@@ -63,8 +65,6 @@ async function tableOrder(k: Kysely<DB>, scope: Scope, f: TableQuery, scan: Scan
 }
 
 const withTotal = (ids: number[]) => ({ ids, total: ids.length });
-
-const scans = sharedScans();
 
 /** Carriers as the board shows them, in the order of `ids`. */
 async function inOrder(q: Queryable, k: Kysely<DB>, ids: number[]): Promise<MonitorCarrier[]> {
