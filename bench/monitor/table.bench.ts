@@ -119,13 +119,18 @@ if (shots) {
     await page.getByRole('columnheader', { name: /temperature/i }).first().click();
     await page.getByRole('columnheader', { name: /temperature/i }).first().click();
     await page.waitForFunction(() => document.querySelector('.ant-table-column-sort .ant-table-column-sorter-down.active') !== null, undefined, { timeout: 60_000 });
-    await page.waitForTimeout(2500);
-    await page.screenshot({ path: `${shots}/monitoring-point-${tag}-${width}.png`, fullPage: width < 800 });
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => document.querySelector('.ant-table-wrapper .ant-spin-spinning') === null, undefined, { timeout: 60_000 });
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: `${shots}/monitoring-point-${tag}-${width}.png` });
     await page.goto(`${base}/home`);
     await page.waitForSelector('[data-testid="widget-list-monitor"] .ant-table-row', { timeout: 60_000 });
     await page.locator('.ant-tour-close').click({ timeout: 3000 }).catch(() => undefined);
+    await page.waitForSelector('[data-testid="widget-dashboard"] canvas', { timeout: 60_000 });
     await page.waitForTimeout(2500);
-    await page.screenshot({ path: `${shots}/home-widgets-${tag}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `${shots}/home-widgets-${tag}-${width}.png` });
+    // The home scrolls inside its frame: each widget on its own.
+    for (const id of ['widget-list-monitor', 'widget-dashboard', 'widget-alarm-mode']) await page.getByTestId(id).screenshot({ path: `${shots}/home-${id.slice(7)}-${tag}-${width}.png` });
     await page.close();
   }
   await browser.close();
