@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortingOf, tableInput } from './tableQuery';
+import { FRESH_MS, rereadOnOpen, sortingOf, tableInput } from './tableQuery';
 
 describe('the monitoring-point table query', () => {
   it("leaves the defaults out, so the first page is the boot's preload (app/pages.tsx) and one cache entry", () => {
@@ -16,5 +16,11 @@ describe('the monitoring-point table query', () => {
     expect(sortingOf({ columnKey: 'temp', order: null })).toEqual({});
     expect(sortingOf({ columnKey: 'sensors', order: 'ascend' })).toEqual({});
     expect(sortingOf(undefined)).toEqual({});
+  });
+
+  it('reads the page again when the stream opens only if it was read longer ago than FRESH_MS (a new page opens it again; a drop is older)', () => {
+    expect(rereadOnOpen(1_000_000, 1_000_000 + FRESH_MS)).toBe(false);
+    expect(rereadOnOpen(1_000_000, 1_000_000 + FRESH_MS + 1)).toBe(true);
+    expect(rereadOnOpen(0, 1_000_000)).toBe(true);
   });
 });

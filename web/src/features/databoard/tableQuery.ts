@@ -38,3 +38,13 @@ export function sortingOf(sorter: { columnKey?: unknown; order?: 'ascend' | 'des
   if (!sorter?.order || !(TABLE_SORTS as readonly unknown[]).includes(sorter.columnKey)) return {};
   return { sort: sorter.columnKey as TableSort, order: sorter.order === 'descend' ? 'desc' : 'asc' };
 }
+
+/** A page read this recently is not read again when the stream opens. */
+export const FRESH_MS = 5_000;
+
+/**
+ * Whether the stream's opening should read the page again: it opens again for each new page's
+ * sensors, and a page read within FRESH_MS missed nothing worth a second read (a sorted page is a
+ * scan of every carrier, docs/scaling.md "The board at 100,000 points"); after a drop it is older.
+ */
+export const rereadOnOpen = (readAt: number, now: number) => now - readAt > FRESH_MS;

@@ -10,7 +10,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { dmRefs } from '@coldwatch/contract';
 import { useCall } from '../../api/hooks';
 import { useLiveRows, useRefreshEvery } from './useLiveRows';
-import { tableInput, type TableQuery } from './tableQuery';
+import { rereadOnOpen, tableInput, type TableQuery } from './tableQuery';
 
 /** While the stream is up: a minute (the stream keeps the values, not the order of a sorted view). */
 const UP_S = 60;
@@ -18,7 +18,8 @@ const UP_S = 60;
 export function useMonitorTable(q: TableQuery) {
   const { streamRef, every } = useRefreshEvery();
   const page = useCall(dmRefs.monitorTable, tableInput(q), { staleTime: 5_000, placeholderData: keepPreviousData, refetchInterval: every(UP_S), refetchIntervalInBackground: false });
-  const { carriers, streamState } = useLiveRows(page.data?.rows, { exception: () => void page.refetch(), open: () => void page.refetch() });
+  const open = () => page.data !== undefined && rereadOnOpen(page.dataUpdatedAt, Date.now()) && void page.refetch();
+  const { carriers, streamState } = useLiveRows(page.data?.rows, { exception: () => void page.refetch(), open });
   streamRef.current = streamState;
   return { carriers, page, total: page.data?.total ?? 0, streamState };
 }
