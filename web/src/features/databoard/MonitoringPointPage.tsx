@@ -137,7 +137,7 @@ export default function MonitoringPointPage() {
             onChange={(v) => refilter(setType)(v || undefined)}
           />
           <Segmented<TableFilter> value={state} onChange={refilter(setState)} options={TABLE_FILTERS.map((k) => ({ value: k, label: k === 'all' ? t('filter.all') : stateLabel(k) }))} />
-          <Input.Search allowClear placeholder={t('filter.search')} style={{ width: 220 }} onSearch={refilter(setSearch)} onChange={(e) => !e.target.value && refilter(setSearch)('')} />
+          <Input.Search allowClear maxLength={50} placeholder={t('filter.search')} style={{ width: 220 }} onSearch={refilter(setSearch)} onChange={(e) => !e.target.value && refilter(setSearch)('')} />
           <span style={{ flex: 1 }} />
           <Button icon={<ReloadOutlined />} onClick={() => void page.refetch()} loading={page.isFetching} aria-label={t('refresh')} />
           <span data-tour="export">
