@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cluster, escapeHtml, isSpot, stateCounts, viewOf, worstState, zoomLimits } from './mapLogic';
+import { cluster, dueAgain, escapeHtml, isSpot, stateCounts, viewOf, worstState, zoomLimits } from './mapLogic';
 import { inChina, wgs84ToGcj02 } from './gcj02';
 
 describe('monitor map', () => {
@@ -30,6 +30,10 @@ describe('monitor map', () => {
     // A pan of a fraction of a pixel asks the same.
     expect(viewOf({ west: 116.000001, south: 39, east: 117.000001, north: 40 }, 9.25)).toEqual(viewOf({ west: 116, south: 39, east: 117, north: 40 }, 9.25));
     expect(viewOf({ west: 116, south: 39, east: 116, north: 40 }, 9)).toBeUndefined();
+  });
+  it('an exception reads the map again only when its answer is at least the gap old', () => {
+    expect(dueAgain(1_000, 11_000, 10)).toBe(true);
+    expect(dueAgain(1_000, 10_999, 10)).toBe(false);
   });
   it('a box of one position is a spot (a click lists its carriers); any extent is not', () => {
     expect(isSpot({ west: 116.4, south: 39.9, east: 116.4, north: 39.9 })).toBe(true);

@@ -78,3 +78,6 @@ export const zoomLimits = (base: number) => ({ min: base - Math.log2(3), max: ba
 
 /** Text of a divIcon: names come from users, so they are escaped before they reach innerHTML. */
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Whether an answer read at `readAt` may be read again for an exception at `now`: at most once per `gapS` (each read is a scan of every carrier). */
+export const dueAgain = (readAt: number, now: number, gapS: number) => now - readAt >= gapS * 1000;

@@ -12,7 +12,7 @@ import { dmMapRefs, type MapBox, type MapPoint, type MonitorFilter } from '@cold
 import { useCall } from '../../api/hooks';
 import { call } from '../../api/call';
 import { useExceptionRefresh } from './useLiveStream';
-import type { MapView } from './mapLogic';
+import { dueAgain, type MapView } from './mapLogic';
 
 const REFRESH_S = 30;
 const EXCEPTION_GAP_S = 10;
@@ -29,7 +29,7 @@ export function useMapClusters(filters: MapFilters, view: MapView | undefined) {
   const q = useCall(dmMapRefs.mapClusters, { query: { ...f, ...view } }, { staleTime: 5_000, placeholderData: keepPreviousData, refetchInterval: REFRESH_S * 1000, refetchIntervalInBackground: false });
   // Every exception of the caller's scope reaches the stream (100–500 a minute at 100,000 sensors) and each answer is a scan of every carrier: at most one more read per EXCEPTION_GAP_S.
   useExceptionRefresh(() => {
-    if (Date.now() - q.dataUpdatedAt >= EXCEPTION_GAP_S * 1000) void q.refetch();
+    if (dueAgain(q.dataUpdatedAt, Date.now(), EXCEPTION_GAP_S)) void q.refetch();
   });
   const current = useRef(f);
   current.current = f;
