@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm start`: build the web app when web/dist is missing or older than its sources, then run
-// the console (server/src/main.ts through tsx) with the demo defaults, forwarding signals.
+// `npm start`: build the web app when web/dist is missing or older than its sources, compile the
+// server (server/dist/main.js, under a second), then run it with the demo defaults, forwarding
+// signals: the same JavaScript as production, so its memory and start-up are production's (the
+// sources through tsx held its compiled modules and loader besides, and started slower).
 // `npm run serve` (scripts/serve.mjs) runs the compiled console through runConsole() below too.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -153,5 +155,6 @@ if (isMain) {
   const env = { ...process.env };
   env.DEMO ??= '1';
   if (env.SIMULATOR === undefined && env.DEMO === '1') env.SIMULATOR = '1';
-  runConsole(['--import', 'tsx', path.join(root, 'server/src/main.ts')], env);
+  buildServer();
+  runConsole(['--enable-source-maps', path.join(root, 'server/dist/main.js')], env);
 }
